@@ -1,0 +1,84 @@
+// swift-tools-version:6.0
+// LFG: one Live Activity per phone that shows what every coding agent is doing.
+// Module map (dependencies point inward; FleetCore depends on nothing):
+//   shared   FleetCore
+//   APNs     APNs (pure) <- ES256OpenSSL, APNsCurl, APNsMock (adapters)
+//   server   ControlPlane (pure-ish: watcher, routes, store protocol) <- StoreSQLite, HTTPServer (adapters)
+//   app      FleetApp (ActivityKit behind a protocol) <- FleetAppApple (thin, Apple-only)
+//   tools    Simulator, Diagnosis, HookAdapter, HTTPClient
+//   cli      LFGCommand (every `lfg` subcommand) <- lfg (main.swift only)
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "LFG",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "lfg", targets: ["lfg"]),
+        .library(name: "FleetCore", targets: ["FleetCore"]),
+        .library(name: "FleetApp", targets: ["FleetApp"]),
+        .library(name: "FleetAppApple", targets: ["FleetAppApple"]),
+    ],
+    targets: [
+        // MARK: C libraries (system library targets: module map + shim header)
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
+
+        // MARK: shared
+        .target(name: "FleetCore", swiftSettings: strict),
+
+        // MARK: APNs provider
+        .target(name: "APNs", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "ES256OpenSSL", dependencies: ["APNs", "COpenSSL"], swiftSettings: strict),
+        .target(name: "APNsCurl", dependencies: ["APNs", "CCurl", "CCurlShims"], swiftSettings: strict),
+        .target(name: "APNsMock", dependencies: ["APNs", "ES256OpenSSL", "CNGHTTP2", "COpenSSL"], swiftSettings: strict),
+
+        // MARK: control plane
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShims"], swiftSettings: strict),
+        .target(name: "ControlPlane", dependencies: ["FleetCore", "APNs"], swiftSettings: strict),
+        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "CSQLite"], swiftSettings: strict),
+
+        // MARK: app side
+        .target(name: "FleetApp", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "FleetAppApple", dependencies: ["FleetApp", "FleetCore"], swiftSettings: strict),
+
+        // MARK: tools
+        .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "APNs"], swiftSettings: strict),
+        .target(name: "Diagnosis", swiftSettings: strict),
+        .target(name: "HookAdapter", dependencies: ["FleetCore"], swiftSettings: strict),
+
+        // MARK: command line
+        .target(
+            name: "LFGCommand",
+            dependencies: [
+                "FleetCore", "APNs", "ES256OpenSSL", "APNsCurl", "APNsMock", "HTTPServer", "HTTPClient",
+                "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter",
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "lfg", dependencies: ["LFGCommand"], swiftSettings: strict),
+
+        // MARK: tests (one target per module)
+        .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore"], swiftSettings: strict),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "ES256OpenSSL", "APNsCurl", "APNsMock"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient"], swiftSettings: strict),
+        .testTarget(
+            name: "ControlPlaneTests",
+            dependencies: ["ControlPlane", "StoreSQLite", "HTTPServer", "HTTPClient", "APNs", "LFGCommand"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "FleetAppTests", dependencies: ["FleetApp", "FleetCore"], swiftSettings: strict),
+        .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
+        .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis"], swiftSettings: strict),
+        .testTarget(name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand"], swiftSettings: strict),
+        .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,18 @@
+// A non-variadic start function for libmicrohttpd (Swift cannot call MHD_start_daemon's varargs).
+// The HTTPServer module owns this file; every symbol is prefixed lfg_mhd_.
+#pragma once
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <microhttpd.h>
+
+/// Starts a daemon bound to `bind_address` (IPv4 dotted quad) and `port` (0 = any free port).
+struct MHD_Daemon *lfg_mhd_start(unsigned int flags, const char *bind_address, uint16_t port,
+                                 MHD_AccessHandlerCallback handler, void *handler_context,
+                                 MHD_RequestCompletedCallback completed, void *completed_context,
+                                 unsigned int thread_pool_size, unsigned int connection_limit,
+                                 unsigned int connection_timeout_seconds);
+
+/// The port the daemon actually listens on (useful after binding port 0), or 0.
+uint16_t lfg_mhd_bound_port(struct MHD_Daemon *daemon);

@@ -1,0 +1,41 @@
+#include "lfg_mhd_shims.h"
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
+
+struct MHD_Daemon *lfg_mhd_start(unsigned int flags, const char *bind_address, uint16_t port,
+                                 MHD_AccessHandlerCallback handler, void *handler_context,
+                                 MHD_RequestCompletedCallback completed, void *completed_context,
+                                 unsigned int thread_pool_size, unsigned int connection_limit,
+                                 unsigned int connection_timeout_seconds) {
+    struct MHD_OptionItem options[8];
+    int count = 0;
+    struct sockaddr_in address; /* read only while MHD_start_daemon binds */
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    if (bind_address == NULL || inet_pton(AF_INET, bind_address, &address.sin_addr) != 1) {
+        return NULL;
+    }
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &address};
+    if (completed) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_context};
+    }
+    if (thread_pool_size) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size, NULL};
+    }
+    if (connection_limit) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL};
+    }
+    if (connection_timeout_seconds) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds, NULL};
+    }
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context, MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+uint16_t lfg_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}

@@ -1,0 +1,1 @@
+// Apple-only adapters live here, each file inside #if canImport(ActivityKit) / WidgetKit / SwiftUI.

@@ -1,0 +1,45 @@
+/// A guard from the seed's guard table. Each exists because of a shipped failure; the simulator can
+/// switch any of them off (`lfg simulate --without NAME`) to show that failure coming back.
+public enum Guard: String, CaseIterable, Hashable, Sendable, Codable {
+    /// App: an unknown count (empty store after a background launch, a host down) never ends the card.
+    case endGateTrust = "end-gate-trust"
+    /// Server: no push-to-start while every active sid is in the population the phone ended against.
+    case startVeto = "start-veto"
+    /// Server: one update token per device and env; a new one supersedes the corpse.
+    case supersede = "supersede"
+    /// Server: update and end count as delivered only when every addressed token accepts.
+    case allAccept = "all-accept"
+    /// Server: at most 3 push-to-start tokens per device and env, newest first.
+    case pushToStartCap = "push-to-start-cap"
+    /// App: at most one fleet card; the newest survives, the rest are ended.
+    case dedupe = "dedupe"
+    /// Server: an update-token registration adopts the app's card instead of starting a second.
+    case adoptOnRegister = "adopt-on-register"
+    /// Both: a sid seen twice in one reduction counts once.
+    case sidDedupe = "sid-dedupe"
+    /// Both: `updatedAt` never takes part in a change comparison.
+    case updatedAtExcluded = "updated-at-excluded"
+    /// App: tokens register with the default host only.
+    case defaultHostOnly = "default-host-only"
+    /// Server: only a server on the canonical push port (holding the home's lock) pushes.
+    case pushPortGate = "push-port-gate"
+    /// Both: at most 3 rows, so the lock screen never centre-clips the header.
+    case maxRows = "max-rows"
+    /// Server: an `/ended` report that lands while state loads wins over the stored state.
+    case endedReportWins = "ended-report-wins"
+}
+
+/// Which guards are on. Production code always runs with ``all``; only the simulator and tests turn some off.
+public struct GuardSet: Hashable, Sendable {
+    public private(set) var disabled: Set<Guard>
+
+    public init(disabled: Set<Guard> = []) { self.disabled = disabled }
+
+    /// Every guard on.
+    public static let all = GuardSet()
+
+    /// Every guard on except `guards`.
+    public static func without(_ guards: Guard...) -> GuardSet { GuardSet(disabled: Set(guards)) }
+
+    public func isOn(_ guard: Guard) -> Bool { !disabled.contains(`guard`) }
+}

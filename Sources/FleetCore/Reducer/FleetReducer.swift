@@ -1,0 +1,69 @@
+/// The fleet-card reducer both writers run: sessions in, the card's content out.
+///
+/// Pure: time is a parameter, nothing is read or written. The server's watcher, the app's
+/// controller and the simulator all call this one function, so whichever writer touched the card
+/// last, it says the same thing.
+public enum FleetReducer {
+    /// Rows the lock screen can show: it gives an activity ~160 pt and centre-clips anything taller,
+    /// silently dropping the header (guard `max-rows`).
+    public static let maxRows = 3
+
+    /// Reduces `sessions` to the card's content at `now`.
+    ///
+    /// - Parameters:
+    ///   - sessions: every known session, in report order; the first occurrence of a sid wins.
+    ///   - previousSince: the baselines the previous reduction returned (empty on a cold start).
+    ///   - hiddenDirs: sessions whose `cwd` is hidden are left out entirely.
+    ///   - now: Unix seconds; becomes `updatedAt` and the `since` of any state change.
+    ///   - guards: production passes ``GuardSet/all``; the simulator may switch guards off.
+    public static func reduce(
+        _ sessions: [FleetSession],
+        previousSince: SinceMap = [:],
+        hiddenDirs: HiddenDirs = [],
+        now: UnixTime,
+        guards: GuardSet = .all
+    ) -> FleetReduction {
+        var seen = Set<SessionID>()
+        var active: [Row] = []
+        var since: SinceMap = [:]
+        var isTrustworthy = true
+        var working = 0
+        var needsInput = 0
+
+        for session in sessions {
+            // A duplicate sid (an in-TUI /resume, a fork before its pidfile is readable) would be
+            // double-counted and burn two of the three rows (guard `sid-dedupe`).
+            if guards.isOn(.sidDedupe) {
+                guard seen.insert(session.sid).inserted else { continue }
+            }
+            if hiddenDirs.hides(session.report.cwd) { continue }
+            guard let display = session.displayState else { continue }
+            if display == .unknown { isTrustworthy = false }
+            guard let state = display.rowState else { continue }
+            switch state {
+            case .working: working += 1
+            case .needsInput: needsInput += 1
+            case .unrecognized: continue
+            }
+            let started = previousSince.since(for: session.sid, in: state, now: now)
+            since[session.sid] = SinceEntry(state: state, since: started)
+            active.append(Row(sid: session.sid, title: session.report.title, state: state, since: started))
+        }
+
+        active.sort(by: cardOrder)
+        let shown = guards.isOn(.maxRows) ? Array(active.prefix(maxRows)) : active
+        let content = ContentState(
+            working: working, needsInput: needsInput, rows: shown, more: active.count - shown.count, updatedAt: now)
+        return FleetReduction(
+            contentState: content, since: since, activeTotal: working + needsInput, isTrustworthy: isTrustworthy)
+    }
+
+    /// The card's row order: needs-input first, then oldest `since`, then sid ascending.
+    public static func cardOrder(_ lhs: Row, _ rhs: Row) -> Bool {
+        let lhsWaits = lhs.state == .needsInput
+        let rhsWaits = rhs.state == .needsInput
+        if lhsWaits != rhsWaits { return lhsWaits }
+        if lhs.since != rhs.since { return lhs.since < rhs.since }
+        return lhs.sid < rhs.sid
+    }
+}

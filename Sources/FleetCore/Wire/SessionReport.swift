@@ -1,0 +1,84 @@
+/// What a host reports about one session (`PUT /api/sessions/{sid}`), with the contract's defaults.
+///
+/// Decoding is lenient about missing keys and strict about types, so a wrong type throws a
+/// `DecodingError` whose coding path names the field (see ``InputError``).
+public struct SessionReport: Hashable, Sendable, Codable {
+    public var title: String
+    public var host: HostID
+    public var cwd: String
+    public var busy: Bool
+    public var blocked: Bool
+    public var unread: Bool
+    public var prompt: Prompt?
+    public var step: String?
+    public var archived: Bool
+
+    public init(
+        title: String = "", host: HostID = .local, cwd: String = "", busy: Bool = false, blocked: Bool = false,
+        unread: Bool = false, prompt: Prompt? = nil, step: String? = nil, archived: Bool = false
+    ) {
+        self.title = title
+        self.host = host
+        self.cwd = cwd
+        self.busy = busy
+        self.blocked = blocked
+        self.unread = unread
+        self.prompt = prompt
+        self.step = step
+        self.archived = archived
+    }
+
+    enum CodingKeys: String, CodingKey { case title, host, cwd, busy, blocked, unread, prompt, step, archived }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(.title, default: "")
+        host = try container.decode(.host, default: HostID.local)
+        cwd = try container.decode(.cwd, default: "")
+        busy = try container.decode(.busy, default: false)
+        blocked = try container.decode(.blocked, default: false)
+        unread = try container.decode(.unread, default: false)
+        prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
+        step = try container.decodeIfPresent(String.self, forKey: .step)
+        archived = try container.decode(.archived, default: false)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(host, forKey: .host)
+        try container.encode(cwd, forKey: .cwd)
+        try container.encode(busy, forKey: .busy)
+        try container.encode(blocked, forKey: .blocked)
+        try container.encode(unread, forKey: .unread)
+        try container.encode(prompt, forKey: .prompt)  // null, not absent: a merge patch can clear it
+        try container.encodeIfPresent(step, forKey: .step)
+        try container.encode(archived, forKey: .archived)
+    }
+}
+
+/// Something a session waits on a person for.
+public struct Prompt: Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+        case question, permission, plan, signin
+    }
+
+    public var id: String?
+    public var kind: Kind
+    public var text: String
+
+    public init(id: String? = nil, kind: Kind, text: String) {
+        self.id = id
+        self.kind = kind
+        self.text = text
+    }
+
+    enum CodingKeys: String, CodingKey { case id, kind, text }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(String.self, forKey: .id)
+        kind = try container.decode(.kind, default: Kind.question)
+        text = try container.decode(.text, default: "")
+    }
+}

@@ -1,0 +1,1 @@
+// The HTTPClient module; see Package.swift for its place in the architecture.

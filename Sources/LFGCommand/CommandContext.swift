@@ -1,0 +1,34 @@
+import Foundation
+
+/// What a running command may touch of its process: stdin, stdout, stderr and the environment.
+///
+/// Commands never reach for `FileHandle.standardInput` or `ProcessInfo` themselves, so tests run
+/// them in memory with ``CommandContext/capturing(input:environment:)``.
+public struct CommandContext: Sendable {
+    public let readInput: @Sendable () -> Data
+    public let write: @Sendable (String) -> Void
+    public let writeError: @Sendable (String) -> Void
+    public let environment: [String: String]
+
+    public init(
+        readInput: @escaping @Sendable () -> Data,
+        write: @escaping @Sendable (String) -> Void,
+        writeError: @escaping @Sendable (String) -> Void,
+        environment: [String: String]
+    ) {
+        self.readInput = readInput
+        self.write = write
+        self.writeError = writeError
+        self.environment = environment
+    }
+
+    /// The real process: stdin, stdout, stderr and `ProcessInfo`'s environment.
+    public static func process() -> CommandContext {
+        CommandContext(
+            readInput: { FileHandle.standardInput.readDataToEndOfFile() },
+            write: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+            writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            environment: ProcessInfo.processInfo.environment
+        )
+    }
+}

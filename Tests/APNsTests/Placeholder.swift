@@ -1,0 +1,1 @@
+// Tests for APNs live in this folder.

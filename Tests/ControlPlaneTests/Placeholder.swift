@@ -1,0 +1,1 @@
+// Tests for ControlPlane live in this folder.

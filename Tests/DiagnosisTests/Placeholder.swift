@@ -1,0 +1,1 @@
+// Tests for Diagnosis live in this folder.

@@ -1,0 +1,1 @@
+// Tests for FleetApp live in this folder.

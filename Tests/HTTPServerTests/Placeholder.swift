@@ -1,0 +1,1 @@
+// Tests for HTTPServer live in this folder.

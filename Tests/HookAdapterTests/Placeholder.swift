@@ -1,0 +1,1 @@
+// Tests for HookAdapter live in this folder.

@@ -1,0 +1,1 @@
+// Tests for Simulator live in this folder.
