@@ -3,7 +3,8 @@
 // Module map (dependencies point inward; FleetCore depends on nothing):
 //   shared   FleetCore
 //   APNs     APNs (pure) <- ES256OpenSSL, APNsCurl, APNsMock (adapters)
-//   server   ControlPlane (pure-ish: watcher, routes, store protocol) <- StoreSQLite, HTTPServer (adapters)
+//   server   ControlPlane (watcher, routes, store protocol) <- StoreSQLite, HTTPServer, HTTPClient (adapters)
+//            HTTPTypes (pure request/response/handler types both sides share)
 //   app      FleetApp (ActivityKit behind a protocol) <- FleetAppApple (thin, Apple-only)
 //   tools    Simulator, Diagnosis, HookAdapter, HTTPClient
 //   cli      LFGCommand (every `lfg` subcommand) <- lfg (main.swift only)
@@ -40,9 +41,10 @@ let package = Package(
         .target(name: "APNsMock", dependencies: ["APNs", "ES256OpenSSL", "CNGHTTP2", "COpenSSL"], swiftSettings: strict),
 
         // MARK: control plane
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
-        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShims"], swiftSettings: strict),
-        .target(name: "ControlPlane", dependencies: ["FleetCore", "APNs"], swiftSettings: strict),
+        .target(name: "HTTPTypes", swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["HTTPTypes", "CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
+        .target(name: "HTTPClient", dependencies: ["HTTPTypes", "CCurl", "CCurlShims"], swiftSettings: strict),
+        .target(name: "ControlPlane", dependencies: ["FleetCore", "APNs", "HTTPTypes"], swiftSettings: strict),
         .target(name: "StoreSQLite", dependencies: ["ControlPlane", "CSQLite"], swiftSettings: strict),
 
         // MARK: app side

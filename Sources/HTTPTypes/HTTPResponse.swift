@@ -1,0 +1,59 @@
+import Foundation
+
+/// One HTTP response: a status, headers, and either a whole body or a stream of chunks (server-sent events).
+public struct HTTPResponse: Sendable {
+    /// What follows the headers.
+    public enum Body: Sendable {
+        /// The whole body at once.
+        case bytes(Data)
+        /// Chunks written as they arrive until the stream finishes or the client goes away
+        /// (the server then cancels by dropping its iterator, which ends the producer's `onTermination`).
+        case stream(AsyncStream<Data>)
+    }
+
+    public var status: Int
+    /// Header fields in order; names as given.
+    public var headers: [(name: String, value: String)]
+    public var body: Body
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes(Data())) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response of `value`, encoded with sorted keys.
+    public static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(data))
+    }
+
+    /// The contract's error shape: `{"error": "<what is wrong>", "field": "<name>"?}`.
+    public static func error(_ status: Int, _ message: String, field: String? = nil) -> HTTPResponse {
+        json(ErrorBody(error: message, field: field), status: status)
+    }
+
+    /// The whole body, when it is not a stream.
+    public var bodyData: Data? {
+        if case .bytes(let data) = body { return data }
+        return nil
+    }
+
+    /// A header's value by case-insensitive name.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// The body of every API error.
+public struct ErrorBody: Codable, Equatable, Sendable {
+    public var error: String
+    public var field: String?
+
+    public init(error: String, field: String? = nil) {
+        self.error = error
+        self.field = field
+    }
+}
