@@ -1,0 +1,1 @@
+// Tests for FleetCore live in this folder.

@@ -1,0 +1,1 @@
+// Tests for LFGCommand live in this folder.
