@@ -24,6 +24,7 @@ final class ClientConnection: HTTP2SessionDelegate {
     private let socket: TCPSocket
     let wire: HTTP2Connection
     private(set) var isConnected = false
+    /// Whether the connection was ever established (TCP, TLS and h2 agreed): failures before that are connect failures.
     private(set) var hasOpened = false
     private(set) var hasSettings = false
     /// GOAWAY arrived: no new streams; the ones at or below its last stream id still complete.
@@ -72,6 +73,7 @@ final class ClientConnection: HTTP2SessionDelegate {
             isConnected = true
         }
         wire.service()
+        if wire.isEstablished { hasOpened = true }
         if wire.isEnded { failAll(kind: hasOpened ? .connectionLost : .connectFailed, wire.endReason ?? "closed") }
     }
 
@@ -90,7 +92,6 @@ final class ClientConnection: HTTP2SessionDelegate {
         }
         var job = job
         job.attempts += 1
-        hasOpened = true
         inFlight[stream] = InFlight(job: job, providerToken: providerToken, startedAt: .now)
         return true
     }

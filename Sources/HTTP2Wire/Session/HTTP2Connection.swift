@@ -25,6 +25,11 @@ public final class HTTP2Connection {
     /// Whether the connection is over (peer closed, error, or both sides done).
     public var isEnded: Bool { endReason != nil }
 
+    /// Whether the connection is usable: TLS handshake done with h2 agreed (or plain), not ended.
+    public var isEstablished: Bool {
+        endReason == nil && (stream as? TLSStream).map(\.isHandshakeDone) != false
+    }
+
     /// Whether to poll for writability: output waits, or TLS needs to write to make progress.
     public var pollsForWrite: Bool {
         outputOffset < output.count || session.wantsWrite || readBlockedOnWrite
