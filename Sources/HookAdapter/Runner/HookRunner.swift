@@ -8,17 +8,20 @@ import Foundation
 public struct HookRunner: Sendable {
     /// The hard bound of one hook call in seconds: well under a second even when the server hangs.
     public static let timeBudget = 0.5
-    /// Past this many spooled reports, the spool keeps only each session's newest (see ``HookFiles``).
-    public static let spoolLimit = 1_000
+    /// The default ``spoolLimit``.
+    public static let defaultSpoolLimit = 1_000
 
     public var files: HookFiles
     public var host: HostID
     public var delivery: any ReportDelivery
+    /// Past this many spooled reports, the spool keeps only each session's newest (see ``HookFiles``).
+    public var spoolLimit: Int
 
-    public init(files: HookFiles, host: HostID = .local, delivery: any ReportDelivery) {
+    public init(files: HookFiles, host: HostID = .local, delivery: any ReportDelivery, spoolLimit: Int = defaultSpoolLimit) {
         self.files = files
         self.host = host
         self.delivery = delivery
+        self.spoolLimit = spoolLimit
     }
 
     /// What one call did.
@@ -68,7 +71,7 @@ public struct HookRunner: Sendable {
             }
         }
         try files.append(reports)
-        try files.compactIfOver(Self.spoolLimit)
+        try files.compactIfOver(spoolLimit)
         return reports
     }
 }

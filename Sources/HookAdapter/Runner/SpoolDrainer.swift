@@ -28,7 +28,7 @@ public enum SpoolDrainer {
     {
         var result = Result()
         guard let turn = FileLock.acquire(files.deliveryLock, until: deadline) else {
-            result.remaining = files.spooledReports().count
+            result.remaining = files.spoolLines().count
             result.stoppedBecause = "another hook is delivering"
             return result
         }
@@ -66,7 +66,7 @@ public enum SpoolDrainer {
             }
             if result.stoppedBecause != nil { break }
         }
-        result.remaining = files.spooledReports().count
+        result.remaining = files.spoolLines().count
         return result
     }
 }
