@@ -1,1 +1,0 @@
-// Tests for FleetCore live in this folder.

@@ -1,1 +1,0 @@
-// Tests for LFGCommand live in this folder.
