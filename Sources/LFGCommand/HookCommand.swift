@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import HookAdapter
 
 /// `lfg hook`: the Claude Code hook adapter. Reads one hook event on stdin and reports its session
@@ -42,13 +43,6 @@ public struct HookCommand: Command {
 
     /// The live delivery to the control plane at `configuration.url`.
     static func delivery(for configuration: HookConfiguration) -> any ReportDelivery {
-        UnavailableDelivery()
-    }
-}
-
-/// Stand-in until the HTTP delivery lands: everything stays spooled.
-struct UnavailableDelivery: ReportDelivery {
-    func deliver(_ report: SpooledReport, timeout: Double) async -> DeliveryOutcome {
-        .failed(reason: "no HTTP delivery built yet")
+        HTTPReportDelivery(client: HTTPClient(), baseURL: configuration.url, token: configuration.token)
     }
 }
