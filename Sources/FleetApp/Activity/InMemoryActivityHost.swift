@@ -163,6 +163,9 @@ public final class InMemoryActivityHost: ActivityHost {
         observingPushToStart = true
         guard let token = pushToStartToken else { return }
         schedule(.yield(.pushToStartTokenIssued(token)), after: behaviour.tokenLatency)
+        if behaviour.pushToStartFiresTwice {
+            schedule(.yield(.pushToStartTokenIssued(token)), after: behaviour.tokenLatency + behaviour.deliveryLatency)
+        }
     }
 
     public func observeActivity(_ id: ActivityID) {
@@ -186,7 +189,7 @@ public final class InMemoryActivityHost: ActivityHost {
         let now = clock.now
         while let next = queue.min(by: Self.isEarlier), next.due <= now {
             queue.removeAll { $0.sequence == next.sequence }
-            if let event = process(next.pending) { return event }
+            if let event = process(next.pending, at: next.due) { return event }
         }
         return nil
     }
@@ -196,11 +199,13 @@ public final class InMemoryActivityHost: ActivityHost {
         let now = clock.now
         while let next = queue.filter({ $0.due <= now && !$0.pending.isYield }).min(by: Self.isEarlier) {
             queue.removeAll { $0.sequence == next.sequence }
-            _ = process(next.pending)
+            _ = process(next.pending, at: next.due)
         }
     }
 
-    func process(_ pending: Pending) -> ActivityHostEvent? {
+    /// Carries out one queued item that fell due at `due` (anything it schedules counts from `due`, not
+    /// from whenever the driver got round to it).
+    func process(_ pending: Pending, at due: UnixTime) -> ActivityHostEvent? {
         switch pending {
         case .yield(let event):
             return isDeliverable(event) ? event : nil
@@ -209,16 +214,16 @@ public final class InMemoryActivityHost: ActivityHost {
             let token = mintToken(kind: 0xb2)
             cards[index].updateToken = token
             if observedActivities.contains(id) {
-                schedule(.yield(.pushTokenIssued(id, token)), after: behaviour.deliveryLatency)
+                schedule(.yield(.pushTokenIssued(id, token)), at: due + behaviour.deliveryLatency)
             }
             return nil
         case .dismiss(let id):
             guard let index = cards.firstIndex(where: { $0.id == id }), cards[index].state == .ended else { return nil }
             cards[index].state = .dismissed
-            schedule(.yield(.activityStateChanged(id, .dismissed)), after: 0)
+            schedule(.yield(.activityStateChanged(id, .dismissed)), at: due)
             return nil
         case .expire(let id):
-            endCard(id, finalContent: nil, dismissal: .default)
+            endCard(id, finalContent: nil, dismissal: .default, at: due)
             return nil
         }
     }
@@ -260,9 +265,9 @@ public final class InMemoryActivityHost: ActivityHost {
         return id
     }
 
-    func endCard(_ id: ActivityID, finalContent: ContentState?, dismissal: DismissalPolicy) {
+    func endCard(_ id: ActivityID, finalContent: ContentState?, dismissal: DismissalPolicy, at instant: UnixTime? = nil) {
         guard let index = liveIndex(of: id) else { return }
-        let now = clock.now
+        let now = instant ?? clock.now
         if let finalContent { cards[index].content = finalContent }
         cards[index].updateToken = nil
         let lingerLimit = now + behaviour.endedCardLingers
@@ -276,13 +281,17 @@ public final class InMemoryActivityHost: ActivityHost {
             cards[index].state = .ended
             cards[index].dismissAt = min(max(instant, now), lingerLimit)
         }
-        if let dismissAt = cards[index].dismissAt { schedule(.dismiss(id), after: dismissAt - now) }
-        schedule(.yield(.activityStateChanged(id, cards[index].state)), after: behaviour.deliveryLatency)
+        if let dismissAt = cards[index].dismissAt { schedule(.dismiss(id), at: dismissAt) }
+        schedule(.yield(.activityStateChanged(id, cards[index].state)), at: now + behaviour.deliveryLatency)
     }
 
     func schedule(_ pending: Pending, after seconds: Double) {
+        schedule(pending, at: clock.now + max(0, seconds))
+    }
+
+    func schedule(_ pending: Pending, at due: UnixTime) {
         sequence += 1
-        queue.append(Scheduled(due: clock.now + max(0, seconds), sequence: sequence, pending: pending))
+        queue.append(Scheduled(due: due, sequence: sequence, pending: pending))
     }
 
     func mintToken(kind: UInt8) -> PushToken {
