@@ -55,7 +55,7 @@ let package = Package(
         // MARK: tools
         .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "APNs"], swiftSettings: strict),
         .target(name: "Diagnosis", swiftSettings: strict),
-        .target(name: "HookAdapter", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
 
         // MARK: command line
         .target(
@@ -82,7 +82,8 @@ let package = Package(
         .testTarget(name: "FleetAppTests", dependencies: ["FleetApp", "FleetCore"], swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
         .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis"], swiftSettings: strict),
-        .testTarget(name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand"], swiftSettings: strict),
+        .testTarget(
+            name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand", "HTTPServer", "HTTPTypes"], swiftSettings: strict),
         .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
