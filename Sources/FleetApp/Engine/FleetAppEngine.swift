@@ -157,9 +157,7 @@ public final class FleetAppEngine {
                 manage(.appWillEnd(id))
                 host.end(id, finalContent: finalContent, dismissal: dismissal)
             case .reportEnded:
-                for server in configuration.registrationTargets(guards: guards) {
-                    send(.reportEnded(env: configuration.environment, deviceID: configuration.deviceID), to: server)
-                }
+                reportEnded()
             }
         }
     }
@@ -175,12 +173,20 @@ public final class FleetAppEngine {
             case .stopObservingActivity(let id): host.stopObservingActivity(id)
             case .end(let id, let dismissal): host.end(id, finalContent: nil, dismissal: dismissal)
             case .endRetired(let id): host.endRetired(id)
+            case .noteEndedElsewhere:
+                if controller.noteCardEndedElsewhere() { reportEnded() }
             case .register(let registration, let serverName):
                 guard let server = configuration.servers.first(where: { $0.name == serverName }) else { continue }
                 let call = ControlPlaneCall.registerToken(
                     registration, env: configuration.environment, deviceID: configuration.deviceID)
                 send(call, to: server)
             }
+        }
+    }
+
+    func reportEnded() {
+        for server in configuration.registrationTargets(guards: guards) {
+            send(.reportEnded(env: configuration.environment, deviceID: configuration.deviceID), to: server)
         }
     }
 

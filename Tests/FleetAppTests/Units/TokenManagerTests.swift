@@ -83,7 +83,9 @@ import Testing
             TokenRegistration(kind: .update, token: Self.start), server: "home", succeeded: false, at: 0))
         #expect(manager.nextRetryAt == 2)
 
-        #expect(manager.handle(.activityStateChanged(Self.card, .dismissed)) == [.stopObservingActivity(Self.card)])
+        #expect(manager.handle(.activityStateChanged(Self.card, .dismissed)) == [
+            .stopObservingActivity(Self.card), .noteEndedElsewhere(Self.card),
+        ])
         #expect(manager.nextRetryAt == nil)
         #expect(manager.handle(.pushTokenIssued(Self.card, Self.newer)) == [])
     }
