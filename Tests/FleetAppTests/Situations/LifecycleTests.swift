@@ -7,7 +7,7 @@ import Testing
     @Test("Dedupe also runs in the background: a suspended app woken by a push-start ends the older card")
     func dedupeInBackground() throws {
         let harness = PhoneHarness()
-        harness.listing = SessionListing(sessions: [.fixture("a")])
+        harness.listing = SessionsReply(sessions: [.fixture("a")])
         harness.phone.launch(inForeground: true)
         harness.run(for: 1)
         let older = try #require(harness.liveCards.first).id
@@ -42,7 +42,7 @@ import Testing
     @Test("A card the person swipes away stays away for the same sessions; the server is told; a new session brings it back")
     func personDismissal() throws {
         let harness = PhoneHarness()
-        harness.listing = SessionListing(sessions: [.fixture("a")])
+        harness.listing = SessionsReply(sessions: [.fixture("a")])
         harness.phone.launch(inForeground: true)
         harness.run(for: 1)
         let card = try #require(harness.liveCards.first)

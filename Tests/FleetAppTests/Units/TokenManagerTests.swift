@@ -110,7 +110,7 @@ import Testing
     func relaunchReattaches() throws {
         let storage = InMemoryKeyValueStorage()
         let harness = PhoneHarness(storage: storage)
-        harness.listing = SessionListing(sessions: [.fixture("a")])
+        harness.listing = SessionsReply(sessions: [.fixture("a")])
         harness.phone.launch(inForeground: true)
         harness.run(for: 1)
         let card = try #require(harness.liveCards.first)
