@@ -35,21 +35,21 @@ struct JSONCursor {
         if !take(UInt8(ascii: "}")) {
             while true {
                 skipSpace()
-                guard let key = parseString() else { return nil }
+                guard let key = parseKey() else { return nil }
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipSpace()
                 switch key {
-                case "ts": guard let value = parseNumberOrNull() else { return nil }; ts = value
-                case "event": guard let value = parseStringOrNull() else { return nil }; event = value
-                case "deviceId": guard let value = parseStringOrNull() else { return nil }; entry.deviceId = value ?? "default"
-                case "action": guard let value = parseStringOrNull() else { return nil }; entry.action = value
-                case "token": guard let value = parseStringOrNull() else { return nil }; entry.token = value
-                case "reason": guard let value = parseStringOrNull() else { return nil }; entry.reason = value
-                case "status": guard let value = parseNumberOrNull() else { return nil }; entry.status = value.map { Int($0) }
-                case "tokens": guard let value = parseNumberOrNull() else { return nil }; entry.tokens = value.map { Int($0) }
-                case "ms": guard let value = parseNumberOrNull() else { return nil }; entry.milliseconds = value
-                default: guard skipValue(depth: 0) else { return nil }
+                case .ts: guard let value = parseNumberOrNull() else { return nil }; ts = value
+                case .event: guard let value = parseStringOrNull() else { return nil }; event = value
+                case .deviceId: guard let value = parseStringOrNull() else { return nil }; entry.deviceId = value ?? "default"
+                case .action: guard let value = parseStringOrNull() else { return nil }; entry.action = value
+                case .token: guard let value = parseStringOrNull() else { return nil }; entry.token = value
+                case .reason: guard let value = parseStringOrNull() else { return nil }; entry.reason = value
+                case .status: guard let value = parseNumberOrNull() else { return nil }; entry.status = value.map { Int($0) }
+                case .tokens: guard let value = parseNumberOrNull() else { return nil }; entry.tokens = value.map { Int($0) }
+                case .ms: guard let value = parseNumberOrNull() else { return nil }; entry.milliseconds = value
+                case .other: guard skipValue(depth: 0) else { return nil }
                 }
                 skipSpace()
                 if take(UInt8(ascii: ",")) { continue }
@@ -97,6 +97,47 @@ struct JSONCursor {
         if takeLiteral("null") { return .some(nil) }
         guard let number = parseNumber() else { return nil }
         return .some(number)
+    }
+
+    /// The keys the entry keeps; everything else is `.other` and skipped.
+    enum Key {
+        case ts, event, deviceId, action, token, reason, status, tokens, ms, other
+    }
+
+    /// Reads an object key without building a String (the hot path: every key of every line).
+    private mutating func parseKey() -> Key? {
+        guard current == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        guard skipString() else { return nil }
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<(index - 1)])
+        switch raw.count {
+        case 2: return Self.equals(raw, "ts") ? .ts : Self.equals(raw, "ms") ? .ms : .other
+        case 5: return Self.equals(raw, "event") ? .event : Self.equals(raw, "token") ? .token : .other
+        case 6: return Self.equals(raw, "action") ? .action : Self.equals(raw, "reason") ? .reason
+            : Self.equals(raw, "status") ? .status : Self.equals(raw, "tokens") ? .tokens : .other
+        case 8: return Self.equals(raw, "deviceId") ? .deviceId : .other
+        default: return .other
+        }
+    }
+
+    private static func equals(_ raw: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        guard raw.count == literal.utf8CodeUnitCount else { return false }
+        for offset in 0..<raw.count where raw[offset] != literal.utf8Start[offset] { return false }
+        return true
+    }
+
+    /// Moves past a string without decoding it; false when malformed.
+    private mutating func skipString() -> Bool {
+        guard take(UInt8(ascii: "\"")) else { return false }
+        while let byte = current {
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return true
+            }
+            if byte == UInt8(ascii: "\\") { index += 1 } else if byte < 0x20 { return false }
+            index += 1
+        }
+        return false
     }
 
     mutating func parseString() -> String? {
@@ -158,7 +199,7 @@ struct JSONCursor {
     private mutating func skipValue(depth: Int) -> Bool {
         guard depth < 32, let byte = current else { return false }
         switch byte {
-        case UInt8(ascii: "\""): return parseString() != nil
+        case UInt8(ascii: "\""): return skipString()
         case UInt8(ascii: "t"): return takeLiteral("true")
         case UInt8(ascii: "f"): return takeLiteral("false")
         case UInt8(ascii: "n"): return takeLiteral("null")
@@ -175,7 +216,7 @@ struct JSONCursor {
         while true {
             skipSpace()
             if isObject {
-                guard parseString() != nil else { return false }
+                guard skipString() else { return false }
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { return false }
                 skipSpace()
