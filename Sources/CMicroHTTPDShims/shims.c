@@ -39,3 +39,20 @@ uint16_t lfg_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }
+
+int lfg_mhd_peer_address(struct MHD_Connection *connection, char *buffer, size_t length) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL || length == 0) {
+        return 0;
+    }
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+        return inet_ntop(AF_INET, &v4->sin_addr, buffer, (socklen_t)length) != NULL;
+    }
+    if (address->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
+        return inet_ntop(AF_INET6, &v6->sin6_addr, buffer, (socklen_t)length) != NULL;
+    }
+    return 0;
+}

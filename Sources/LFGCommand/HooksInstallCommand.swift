@@ -1,14 +1,53 @@
-/// `lfg hooks install`: add LFG's hooks to Claude Code's settings
+import Foundation
+import HookAdapter
+
+/// `lfg hooks install`: adds LFG's handler to Claude Code's settings, idempotently, with a backup.
 public struct HooksInstallCommand: Command {
     public static let name = "hooks install"
     public static let summary = "add LFG's hooks to Claude Code's settings"
-    public static let usage = "Usage: lfg hooks install [--settings FILE]"
+    public static let usage = """
+        Usage: lfg hooks install [--settings FILE] [--lfg PATH]
+
+        Adds `lfg hook` to every Claude Code event LFG maps, in FILE (default: $CLAUDE_CONFIG_DIR/settings.json,
+        else ~/.claude/settings.json). Keeps every other setting and hook; backs the file up first
+        (FILE.lfg-backup-<time>); running it again changes nothing. A file that is not valid JSON is refused.
+          --lfg PATH   the lfg executable the hook runs (default: this one)
+        """
+
+    let settingsPath: String?
+    let executablePath: String?
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        arguments = ArgumentList([])
+        settingsPath = try arguments.value("--settings")
+        executablePath = try arguments.value("--lfg")
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        throw CommandFailure("'lfg hooks install' is not built yet")
+        let path = settingsPath ?? SettingsFile.defaultPath(environment: context.environment)
+        let executable = executablePath ?? HookSettingsLocation.currentExecutable()
+        let editor = HookSettingsEditor(executablePath: executable)
+        let outcome: SettingsFile.Outcome
+        do {
+            outcome = try SettingsFile.edit(path, now: Date().timeIntervalSince1970, transform: editor.install)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        if outcome.changed {
+            let backup = outcome.backupPath.map { " (backup: \($0))" } ?? ""
+            context.write("Added `\(editor.command)` to Claude Code's hooks in \(outcome.path)\(backup).\n")
+        } else {
+            context.write("LFG's hooks are already in \(outcome.path); nothing changed.\n")
+        }
+        if outcome.document["disableAllHooks"]?.boolValue == true {
+            context.writeError("note: \(outcome.path) sets disableAllHooks, so Claude Code runs no hooks until it is false.\n")
+        }
+        return 0
+    }
+}
+
+/// Where the running `lfg` lives, for the handler's command.
+enum HookSettingsLocation {
+    static func currentExecutable() -> String {
+        Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? "lfg"
     }
 }

@@ -1,14 +1,40 @@
-/// `lfg hooks uninstall`: remove LFG's hooks from Claude Code's settings
+import Foundation
+import HookAdapter
+
+/// `lfg hooks uninstall`: removes LFG's handlers from Claude Code's settings, with a backup.
 public struct HooksUninstallCommand: Command {
     public static let name = "hooks uninstall"
     public static let summary = "remove LFG's hooks from Claude Code's settings"
-    public static let usage = "Usage: lfg hooks uninstall [--settings FILE]"
+    public static let usage = """
+        Usage: lfg hooks uninstall [--settings FILE]
+
+        Removes every `lfg hook` handler from FILE (default: $CLAUDE_CONFIG_DIR/settings.json, else
+        ~/.claude/settings.json), keeping everything else; backs the file up first. A file that is not
+        valid JSON is refused.
+        """
+
+    let settingsPath: String?
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        arguments = ArgumentList([])
+        settingsPath = try arguments.value("--settings")
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        throw CommandFailure("'lfg hooks uninstall' is not built yet")
+        let path = settingsPath ?? SettingsFile.defaultPath(environment: context.environment)
+        let outcome: SettingsFile.Outcome
+        do {
+            outcome = try SettingsFile.edit(path, now: Date().timeIntervalSince1970) { settings in
+                HookSettingsEditor.uninstall(from: settings)
+            }
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        if outcome.changed {
+            let backup = outcome.backupPath.map { " (backup: \($0))" } ?? ""
+            context.write("Removed LFG's hooks from \(outcome.path)\(backup).\n")
+        } else {
+            context.write("No LFG hooks in \(outcome.path); nothing changed.\n")
+        }
+        return 0
     }
 }

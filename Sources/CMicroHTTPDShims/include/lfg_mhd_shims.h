@@ -16,3 +16,7 @@ struct MHD_Daemon *lfg_mhd_start(unsigned int flags, const char *bind_address, u
 
 /// The port the daemon actually listens on (useful after binding port 0), or 0.
 uint16_t lfg_mhd_bound_port(struct MHD_Daemon *daemon);
+
+/// Writes the connection's peer address as text (`127.0.0.1`, `::1`) into `buffer`; returns 1 on success, 0 when
+/// unknown. `MHD_get_connection_info` is variadic, so Swift reaches it through this wrapper.
+int lfg_mhd_peer_address(struct MHD_Connection *connection, char *buffer, size_t length);

@@ -1,0 +1,135 @@
+/// Every `reason` string APNs documents for device pushes, plus ``unknown(_:)`` for the rest.
+///
+/// Each case knows its ``remedy``; the caller switches on ``PushResponse/outcome`` (or the remedy)
+/// rather than on strings.
+public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
+    case badCollapseID, badDeviceToken, badExpirationDate, badMessageID, badPriority, badTopic
+    case deviceTokenNotForTopic, duplicateHeaders, idleTimeout, invalidPushType, missingDeviceToken
+    case missingTopic, payloadEmpty, topicDisallowed
+    case badCertificate, badCertificateEnvironment, expiredProviderToken, forbidden, invalidProviderToken
+    case missingProviderToken, unrelatedKeyIDInToken, badEnvironmentKeyIDInToken, badEnvironmentKeyInToken
+    case badPath, methodNotAllowed
+    case expiredToken, unregistered
+    case payloadTooLarge
+    case tooManyProviderTokenUpdates, tooManyRequests
+    case internalServerError, serviceUnavailable, shutdown
+    /// A reason string this code does not know; classified by status alone.
+    case unknown(String)
+
+    /// Every known case, for tables and tests.
+    public static let known: [APNsReason] = [
+        .badCollapseID, .badDeviceToken, .badExpirationDate, .badMessageID, .badPriority, .badTopic,
+        .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
+        .missingTopic, .payloadEmpty, .topicDisallowed, .badCertificate, .badCertificateEnvironment,
+        .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken, .unrelatedKeyIDInToken,
+        .badEnvironmentKeyIDInToken, .badEnvironmentKeyInToken, .badPath, .methodNotAllowed, .expiredToken,
+        .unregistered, .payloadTooLarge, .tooManyProviderTokenUpdates, .tooManyRequests, .internalServerError,
+        .serviceUnavailable, .shutdown,
+    ]
+
+    /// Parses the `reason` string of an APNs error body.
+    public init(rawValue: String) {
+        self = Self.known.first { $0.rawValue == rawValue } ?? .unknown(rawValue)
+    }
+
+    /// The exact string APNs sends.
+    public var rawValue: String {
+        switch self {
+        case .badCollapseID: "BadCollapseId"
+        case .badDeviceToken: "BadDeviceToken"
+        case .badExpirationDate: "BadExpirationDate"
+        case .badMessageID: "BadMessageId"
+        case .badPriority: "BadPriority"
+        case .badTopic: "BadTopic"
+        case .deviceTokenNotForTopic: "DeviceTokenNotForTopic"
+        case .duplicateHeaders: "DuplicateHeaders"
+        case .idleTimeout: "IdleTimeout"
+        case .invalidPushType: "InvalidPushType"
+        case .missingDeviceToken: "MissingDeviceToken"
+        case .missingTopic: "MissingTopic"
+        case .payloadEmpty: "PayloadEmpty"
+        case .topicDisallowed: "TopicDisallowed"
+        case .badCertificate: "BadCertificate"
+        case .badCertificateEnvironment: "BadCertificateEnvironment"
+        case .expiredProviderToken: "ExpiredProviderToken"
+        case .forbidden: "Forbidden"
+        case .invalidProviderToken: "InvalidProviderToken"
+        case .missingProviderToken: "MissingProviderToken"
+        case .unrelatedKeyIDInToken: "UnrelatedKeyIdInToken"
+        case .badEnvironmentKeyIDInToken: "BadEnvironmentKeyIdInToken"
+        case .badEnvironmentKeyInToken: "BadEnvironmentKeyInToken"
+        case .badPath: "BadPath"
+        case .methodNotAllowed: "MethodNotAllowed"
+        case .expiredToken: "ExpiredToken"
+        case .unregistered: "Unregistered"
+        case .payloadTooLarge: "PayloadTooLarge"
+        case .tooManyProviderTokenUpdates: "TooManyProviderTokenUpdates"
+        case .tooManyRequests: "TooManyRequests"
+        case .internalServerError: "InternalServerError"
+        case .serviceUnavailable: "ServiceUnavailable"
+        case .shutdown: "Shutdown"
+        case .unknown(let raw): raw
+        }
+    }
+
+    public var description: String { rawValue }
+
+    /// What to do about it (Apple's handling table, reference section 1.8).
+    public var remedy: PushRemedy {
+        switch self {
+        case .unregistered, .expiredToken, .badDeviceToken: .dropToken
+        case .expiredProviderToken: .refreshProviderToken
+        case .tooManyProviderTokenUpdates: .reuseProviderToken
+        case .tooManyRequests, .internalServerError, .serviceUnavailable: .backOff
+        case .idleTimeout, .shutdown, .unrelatedKeyIDInToken: .reconnect
+        case .badTopic, .topicDisallowed, .deviceTokenNotForTopic, .badCertificate, .badCertificateEnvironment,
+            .forbidden, .invalidProviderToken, .missingProviderToken, .badEnvironmentKeyIDInToken,
+            .badEnvironmentKeyInToken:
+            .fixConfiguration
+        case .badCollapseID, .badExpirationDate, .badMessageID, .badPriority, .duplicateHeaders, .invalidPushType,
+            .missingDeviceToken, .missingTopic, .payloadEmpty, .badPath, .methodNotAllowed, .payloadTooLarge:
+            .fixRequest
+        case .unknown: .fixRequest
+        }
+    }
+
+    /// One sentence for an operator: what APNs meant.
+    public var explanation: String {
+        switch self {
+        case .badCollapseID: "the apns-collapse-id is longer than 64 bytes"
+        case .badDeviceToken: "the token is malformed or belongs to the other APNs environment"
+        case .badExpirationDate: "the apns-expiration value is bad"
+        case .badMessageID: "the apns-id is not a UUID"
+        case .badPriority: "the apns-priority is not allowed for this push"
+        case .badTopic: "the apns-topic is not valid for this key; check LFG_APNS_BUNDLE_ID"
+        case .deviceTokenNotForTopic: "the token belongs to another topic (wrong push type or bundle id)"
+        case .duplicateHeaders: "a header was repeated"
+        case .idleTimeout: "the connection sat idle too long; reconnect and resend"
+        case .invalidPushType: "the apns-push-type is not valid"
+        case .missingDeviceToken: "the path holds no device token"
+        case .missingTopic: "the apns-topic header is missing"
+        case .payloadEmpty: "the body is empty"
+        case .topicDisallowed: "pushing to this topic is not allowed for this key"
+        case .badCertificate: "the client certificate is invalid"
+        case .badCertificateEnvironment: "the client certificate is for the other environment"
+        case .expiredProviderToken: "the provider JWT is older than an hour; mint a new one"
+        case .forbidden: "APNs does not allow this action"
+        case .invalidProviderToken:
+            "the provider JWT does not verify; check LFG_APNS_KEY_FILE, LFG_APNS_KEY_ID and LFG_APNS_TEAM_ID"
+        case .missingProviderToken: "no authorization header was sent"
+        case .unrelatedKeyIDInToken: "the key id differs from the one this connection started with; reconnect"
+        case .badEnvironmentKeyIDInToken, .badEnvironmentKeyInToken: "the signing key is not valid for this environment"
+        case .badPath: "the request path is wrong"
+        case .methodNotAllowed: "the method was not POST"
+        case .expiredToken: "the device token expired; stop sending to it"
+        case .unregistered: "the token is no longer active for the topic; stop sending to it"
+        case .payloadTooLarge: "the body is over APNs' size limit"
+        case .tooManyProviderTokenUpdates: "the provider JWT changed more than once in 20 minutes; reuse it"
+        case .tooManyRequests: "too many pushes to this token in a row; retry later"
+        case .internalServerError: "APNs had an internal error; retry with back-off"
+        case .serviceUnavailable: "APNs is unavailable; retry with back-off"
+        case .shutdown: "this APNs server is shutting down; reconnect and resend"
+        case .unknown(let raw): "APNs answered an undocumented reason '\(raw)'"
+        }
+    }
+}

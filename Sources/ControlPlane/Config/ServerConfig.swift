@@ -1,0 +1,91 @@
+import Foundation
+
+/// The control plane's configuration (contract section 4): the process environment first, then
+/// `$LFG_HOME/.env` (the environment wins).
+public struct ServerConfig: Hashable, Sendable {
+    public var home: String
+    public var authToken: String?
+    public var isLiveActivitiesOn: Bool
+    public var pushPort: Int
+    public var tickMilliseconds: Int
+    public var apns: APNsSettings
+
+    /// The APNs settings (`LFG_APNS_*`).
+    public struct APNsSettings: Hashable, Sendable {
+        public var keyFile: String?
+        public var keyId: String?
+        public var teamId: String?
+        public var bundleId: String?
+        public var sandboxURL: String
+        public var productionURL: String
+        public var caFile: String?
+
+        /// The names of the credential variables that are missing (empty when complete).
+        public var missingCredentials: [String] {
+            [("LFG_APNS_KEY_FILE", keyFile), ("LFG_APNS_KEY_ID", keyId), ("LFG_APNS_TEAM_ID", teamId),
+             ("LFG_APNS_BUNDLE_ID", bundleId)]
+                .filter { $0.1?.isEmpty ?? true }.map(\.0)
+        }
+    }
+
+    public static let defaultPushPort = 8766
+    public static let defaultTickMilliseconds = 2000
+
+    /// Reads the configuration from `environment`, merged over the `.env` text of its home (if any).
+    ///
+    /// - Parameter readFile: returns a file's text, or nil when it does not exist (injected for tests).
+    /// - Throws: ``ConfigError`` naming the variable that is wrong and what it must be.
+    public static func load(
+        environment: [String: String], readFile: (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) }
+    ) throws(ConfigError) -> ServerConfig {
+        let home = environment["LFG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.lfg")
+        let fromFile = readFile(home + "/.env").map(parseDotEnv) ?? [:]
+        let values = fromFile.merging(environment) { _, process in process }
+        func value(_ name: String) -> String? { values[name].flatMap { $0.isEmpty ? nil : $0 } }
+        func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
+            guard let text = value(name) else { return defaultValue }
+            guard let number = Int(text), range.contains(number) else {
+                throw ConfigError(variable: name, message: "must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            }
+            return number
+        }
+        return ServerConfig(
+            home: home,
+            authToken: value("LFG_AUTH_TOKEN"),
+            isLiveActivitiesOn: value("LFG_LIVE_ACTIVITIES") == "1",
+            pushPort: try integer("LFG_PUSH_PORT", default: defaultPushPort, in: 1...65535),
+            tickMilliseconds: try integer("LFG_TICK_MS", default: defaultTickMilliseconds, in: 10...3_600_000),
+            apns: APNsSettings(
+                keyFile: value("LFG_APNS_KEY_FILE"), keyId: value("LFG_APNS_KEY_ID"), teamId: value("LFG_APNS_TEAM_ID"),
+                bundleId: value("LFG_APNS_BUNDLE_ID"),
+                sandboxURL: value("LFG_APNS_SANDBOX_URL") ?? "https://api.sandbox.push.apple.com",
+                productionURL: value("LFG_APNS_PRODUCTION_URL") ?? "https://api.push.apple.com",
+                caFile: value("LFG_APNS_CA_FILE")))
+    }
+
+    /// Parses `.env` text: `NAME=value` lines, `#` comments, optional `export `, optional quotes.
+    public static func parseDotEnv(_ text: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for rawLine in text.split(whereSeparator: \.isNewline) {
+            var line = rawLine.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            if line.hasPrefix("export ") { line = String(line.dropFirst(7)) }
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            values[name] = value
+        }
+        return values
+    }
+}
+
+/// A configuration variable with a value the server cannot use.
+public struct ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var variable: String
+    public var message: String
+    public var description: String { "\(variable) \(message)" }
+}

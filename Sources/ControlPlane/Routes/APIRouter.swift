@@ -1,0 +1,99 @@
+import FleetCore
+import Foundation
+import HTTPTypes
+
+/// The control plane's HTTP API (contract section 5) as one in-memory handler.
+///
+/// Order of checks: body size (413), auth (401, except `GET /healthz` and the login URL), route (404),
+/// method (405), input (400, naming the field). Every rejection happens before anything changes.
+public struct APIRouter: HTTPHandler {
+    /// The largest body accepted: 64 KiB.
+    public static let maxBodyBytes = 64 * 1024
+
+    let service: ControlPlaneService
+    let authenticator: Authenticator
+    let dashboard: (any HTTPHandler)?
+    let routes: [Route]
+
+    /// - Parameter dashboard: answers authorized requests outside `/api/` that no route matched (the web UI).
+    public init(service: ControlPlaneService, authenticator: Authenticator, dashboard: (any HTTPHandler)? = nil) {
+        self.service = service
+        self.authenticator = authenticator
+        self.dashboard = dashboard
+        self.routes = Self.makeRoutes(service)
+    }
+
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        guard request.body.count <= Self.maxBodyBytes else {
+            return .error(413, "the body is over \(Self.maxBodyBytes) bytes; send less")
+        }
+        let path = request.pathComponents
+        if path == ["healthz"] {
+            guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed(["GET"]) }
+            return .json(["ok": true])
+        }
+        if path == ["login"], request.method == "GET" { return authenticator.login(request) }
+        guard authenticator.isAuthorized(request) else {
+            return HTTPResponse.error(401, "missing or wrong token; send Authorization: Bearer <token from $LFG_HOME/auth-token>")
+        }
+        var allowed: [String] = []
+        for route in routes {
+            guard let parameters = route.match(path) else { continue }
+            guard route.method == request.method else {
+                allowed.append(route.method)
+                continue
+            }
+            return await route.handler(request, parameters)
+        }
+        if !allowed.isEmpty { return Self.methodNotAllowed(allowed) }
+        if let dashboard, path.first != "api" { return await dashboard.respond(to: request) }
+        return .error(404, "no such route: \(request.method) \(request.path)")
+    }
+
+    static func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {
+        var response = HTTPResponse.error(405, "method not allowed here; use \(allowed.joined(separator: " or "))")
+        response.headers.append(("Allow", allowed.joined(separator: ", ")))
+        return response
+    }
+}
+
+/// One route: a method, a path pattern (`{}` marks a parameter) and its handler.
+struct Route: Sendable {
+    let method: String
+    let pattern: [String]
+    let handler: @Sendable (HTTPRequest, [String]) async -> HTTPResponse
+
+    init(_ method: String, _ path: String, _ handler: @escaping @Sendable (HTTPRequest, [String]) async -> HTTPResponse) {
+        self.method = method
+        self.pattern = path.split(separator: "/").map(String.init)
+        self.handler = handler
+    }
+
+    /// The parameters when `path` matches, else nil.
+    func match(_ path: [String]) -> [String]? {
+        guard path.count == pattern.count else { return nil }
+        var parameters: [String] = []
+        for (part, expected) in zip(path, pattern) {
+            if expected == "{}" {
+                guard !part.isEmpty else { return nil }
+                parameters.append(part)
+            } else if part != expected {
+                return nil
+            }
+        }
+        return parameters
+    }
+}
+
+extension HTTPResponse {
+    /// The response for a refused service call.
+    static func failure(_ error: ServiceError) -> HTTPResponse {
+        switch error {
+        case .notFound(let message): .error(404, message)
+        case .invalid(let input): .error(400, input.message, field: input.field)
+        case .store(let store): .error(500, "\(store); nothing was changed, retry")
+        }
+    }
+
+    static func badRequest(_ input: InputError) -> HTTPResponse { .error(400, input.message, field: input.field) }
+}

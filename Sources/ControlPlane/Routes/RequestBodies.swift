@@ -1,0 +1,71 @@
+import FleetCore
+
+/// `POST /api/push/live-activity/start-token` and `.../update-token`.
+struct TokenRegistrationBody: Decodable {
+    var token: String
+    var env: PushEnvironment
+    var deviceId: DeviceID?
+
+    enum CodingKeys: String, CodingKey { case token, env, deviceId }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        token = try container.decodeToken(.token)
+        env = try container.decodeEnvironment(.env)
+        deviceId = try container.decodeDeviceIdIfPresent(.deviceId)
+    }
+}
+
+/// `POST /api/push/live-activity/ended`.
+struct EndedBody: Decodable {
+    var env: PushEnvironment?
+    var deviceId: DeviceID?
+
+    enum CodingKeys: String, CodingKey { case env, deviceId }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let hasEnv = try container.contains(.env) && !container.decodeNil(forKey: .env)
+        env = hasEnv ? try container.decodeEnvironment(.env) : nil
+        deviceId = try container.decodeDeviceIdIfPresent(.deviceId)
+    }
+}
+
+/// `PUT /api/devices/{deviceId}`.
+struct DeviceBody: Decodable {
+    var profile: DeviceProfile
+    var pushToStartToken: String?
+
+    enum CodingKeys: String, CodingKey { case env, platform, apnsToken, pushToStartToken, widgetPushToken, hiddenDirs }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let platform = try container.decodeIfPresent(String.self, forKey: .platform) ?? "ios"
+        guard platform == "ios" || platform == "watchos" else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .platform, in: container, debugDescription: "unknown platform '\(platform)'; use ios or watchos")
+        }
+        profile = DeviceProfile(
+            env: try container.decodeEnvironment(.env), platform: platform,
+            apnsToken: try container.decodeTokenIfPresent(.apnsToken),
+            widgetPushToken: try container.decodeTokenIfPresent(.widgetPushToken),
+            hiddenDirs: HiddenDirs(try container.decodeIfPresent([String].self, forKey: .hiddenDirs) ?? []))
+        pushToStartToken = try container.decodeTokenIfPresent(.pushToStartToken)
+    }
+}
+
+/// `PUT /api/hosts/{host}`.
+struct HeartbeatBody: Decodable {
+    var ttlSeconds: Double
+
+    enum CodingKeys: String, CodingKey { case ttlSeconds }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ttlSeconds = try container.decode(Double.self, forKey: .ttlSeconds)
+        guard ttlSeconds > 0, ttlSeconds.isFinite else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .ttlSeconds, in: container, debugDescription: "must be a number of seconds above 0")
+        }
+    }
+}

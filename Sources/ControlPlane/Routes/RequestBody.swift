@@ -1,0 +1,73 @@
+import FleetCore
+import Foundation
+
+/// Decoding request bodies into values, with errors that name the field.
+enum RequestBody {
+    /// Decodes a JSON object body; an empty body reads as `{}` when `isEmptyAllowed`.
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data, isEmptyAllowed: Bool = false)
+        throws(InputError) -> T
+    {
+        let data = body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+            ? (isEmptyAllowed ? Data("{}".utf8) : Data()) : body
+        guard !data.isEmpty else { throw InputError(field: nil, message: "the body is empty; send a JSON object") }
+        _ = try object(data)
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw InputError(error)
+        } catch {
+            throw InputError(field: nil, message: "\(error)")
+        }
+    }
+
+    /// The body as a JSON object, or an error saying it is not one.
+    static func object(_ data: Data) throws(InputError) -> [String: Any] {
+        let value: Any
+        do {
+            value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw InputError(field: nil, message: "not valid JSON; send a JSON object")
+        }
+        guard let object = value as? [String: Any] else {
+            throw InputError(field: nil, message: "the body must be a JSON object")
+        }
+        return object
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A token field: hex, 16 to 512 characters, returned lower-case.
+    func decodeToken(_ key: Key) throws -> String {
+        let text = try decode(String.self, forKey: key)
+        guard let hex = TokenHex.normalized(text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "must be 16 to 512 hexadecimal characters")
+        }
+        return hex
+    }
+
+    /// An optional token field (absent or null: nil).
+    func decodeTokenIfPresent(_ key: Key) throws -> String? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        return try decodeToken(key)
+    }
+
+    /// An APNs environment: `sandbox` or `production`.
+    func decodeEnvironment(_ key: Key) throws -> PushEnvironment {
+        let text = try decode(String.self, forKey: key)
+        guard let env = PushEnvironment(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "unknown env '\(text)'; use sandbox or production")
+        }
+        return env
+    }
+
+    /// An optional non-empty device id.
+    func decodeDeviceIdIfPresent(_ key: Key) throws -> DeviceID? {
+        guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 200 else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "must be 1 to 200 characters")
+        }
+        return DeviceID(text)
+    }
+}

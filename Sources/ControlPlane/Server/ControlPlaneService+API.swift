@@ -1,0 +1,156 @@
+import FleetCore
+import Foundation
+
+extension ControlPlaneService {
+    // MARK: sessions and hosts
+
+    /// Every session that is not archived, in sid order, with its display state.
+    public func sessions() -> [SessionListing] {
+        let down = fleet.downHosts(at: now)
+        return fleet.sessions.keys.sorted().compactMap { sid in
+            let report = fleet.sessions[sid]!
+            guard let state = DisplayState.resolve(report, isHostDown: down.contains(report.host)) else { return nil }
+            return SessionListing(sid: sid, report: report, displayState: state)
+        }
+    }
+
+    /// Replaces a session's report (`PUT`); returns it as listed.
+    @discardableResult
+    public func putSession(_ sid: SessionID, _ report: SessionReport) async throws(ServiceError) -> SessionListing {
+        try await changeSession(sid) { (_: SessionReport?) throws(ServiceError) in report }
+    }
+
+    /// Changes a session's existing report with `patch` (`PATCH`); a 404 when unknown.
+    public func patchSession(
+        _ sid: SessionID, _ patch: (SessionReport) throws(InputError) -> SessionReport
+    ) async throws(ServiceError) -> SessionListing {
+        try await changeSession(sid) { (current: SessionReport?) throws(ServiceError) in
+            guard let current else { throw .notFound("no session '\(sid)'") }
+            do throws(InputError) { return try patch(current) } catch { throw .invalid(error) }
+        }
+    }
+
+    private func changeSession(
+        _ sid: SessionID, _ change: (SessionReport?) throws(ServiceError) -> SessionReport
+    ) async throws(ServiceError) -> SessionListing {
+        await acquire()
+        defer { release() }
+        let report = try change(fleet.sessions[sid])
+        do { try await dependencies.store.commit([.putSession(sid, report)]) } catch { throw .store(error) }
+        fleet.put(sid, report)
+        let isDown = fleet.downHosts(at: now).contains(report.host)
+        let listing = SessionListing(
+            sid: sid, report: report, displayState: DisplayState.resolve(report, isHostDown: isDown) ?? .idle)
+        publishSession(sid, listing: listing)
+        noteChange()
+        return listing
+    }
+
+    /// Removes a session at once (`DELETE`); a 404 when unknown.
+    public func deleteSession(_ sid: SessionID) async throws(ServiceError) {
+        await acquire()
+        defer { release() }
+        guard fleet.sessions[sid] != nil else { throw .notFound("no session '\(sid)'") }
+        do { try await dependencies.store.commit([.deleteSession(sid)]) } catch { throw .store(error) }
+        fleet.remove(sid)
+        publishSession(sid, listing: nil)
+        noteChange()
+    }
+
+    /// A host's heartbeat: silent past `ttlSeconds`, it is known down and its sessions read `unknown`.
+    public func heartbeat(_ host: HostID, ttlSeconds: Double) async throws(ServiceError) {
+        await acquire()
+        defer { release() }
+        let heartbeat = HostHeartbeat(lastSeen: now, ttlSeconds: ttlSeconds)
+        do { try await dependencies.store.commit([.putHost(host, heartbeat)]) } catch { throw .store(error) }
+        fleet.heartbeat(host, heartbeat)
+        noteChange()
+    }
+
+    private func publishSession(_ sid: SessionID, listing: SessionListing?) {
+        struct Removed: Encodable {
+            var sid: SessionID
+            var deleted = true
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = listing.map { try? encoder.encode($0) } ?? (try? encoder.encode(Removed(sid: sid)))
+        events.publish("session", json: data ?? Data("{}".utf8))
+    }
+
+    // MARK: devices and tokens
+
+    /// `PUT /api/devices/{deviceId}`: its profile, and its push-to-start token if it sent one, in one commit.
+    public func reportDevice(_ deviceId: DeviceID, _ profile: DeviceProfile, pushToStartToken: String?)
+        async throws(ServiceError)
+    {
+        let at = now
+        var events: [WatcherEvent] = [.deviceReported(deviceId, profile, at: at)]
+        if let token = pushToStartToken, let env = profile.env {
+            events.append(.tokenRegistered(deviceId, .pushToStart, env, hex: token, at: at))
+        }
+        try await handle(events)
+    }
+
+    /// A start-token or update-token registration (`hex` validated and lower-case).
+    public func registerToken(_ deviceId: DeviceID, _ kind: TokenKind, env: PushEnvironment, hex: String)
+        async throws(ServiceError)
+    {
+        try await handle([.tokenRegistered(deviceId, kind, env, hex: hex, at: now)])
+    }
+
+    /// `POST /api/push/live-activity/ended`: forget the card and record the veto population, persisted at once.
+    public func reportEnded(_ deviceId: DeviceID) async throws(ServiceError) {
+        try await handle([.endedReported(deviceId, at: now)])
+    }
+
+    private func handle(_ events: [WatcherEvent]) async throws(ServiceError) {
+        await acquire()
+        defer { release() }
+        do { _ = try await apply(events) } catch { throw .store(error) }
+        noteChange()
+    }
+
+    // MARK: reading
+
+    /// The watcher's view of every device (`GET /api/push/live-activity/state`).
+    public func liveActivityState() -> LiveActivityState {
+        let reason = pushGateReason
+        var devices: [LiveActivityState.Device] = []
+        for deviceId in watcher.deviceIds {
+            let record = watcher.boxes[deviceId]!.record
+            var card: LiveActivityState.Card?
+            if let current = record.card {
+                let active = watcher.view(of: deviceId).activeSids
+                card = LiveActivityState.Card(
+                    contentState: current.contentState, since: watcher.since.filter { active.contains($0.key) },
+                    startedAt: current.startedAt, origin: current.origin)
+            }
+            devices.append(LiveActivityState.Device(
+                deviceId: deviceId, env: record.profile.env, card: card, veto: record.veto.map { $0.sorted() },
+                tokens: LiveActivityState.TokenCounts(
+                    pushToStart: record.tokens.of(.pushToStart).count, update: record.tokens.of(.update).count)))
+        }
+        return LiveActivityState(enabled: reason == nil, reason: reason, devices: devices)
+    }
+
+    /// Every registered token, first 8 hex characters only.
+    public func tokenListings() -> [TokenListing] {
+        watcher.deviceIds.flatMap { deviceId in
+            watcher.boxes[deviceId]!.record.tokens.map {
+                TokenListing(deviceId: deviceId, kind: $0.kind, env: $0.env, token: $0.shortHex, registeredAt: $0.registeredAt)
+            }
+        }
+    }
+
+    /// The last `limit` decision-log lines (JSON text), oldest first.
+    public func recentDecisionLog(limit: Int) -> [String] { Array(recentLog.suffix(max(0, limit))) }
+
+    /// The card history, newest first.
+    public func cardHistory(deviceId: DeviceID?, limit: Int) async throws(ServiceError) -> [CardHistoryRecord] {
+        do { return try await dependencies.store.history(deviceId: deviceId, limit: limit) } catch { throw .store(error) }
+    }
+
+    /// A copy of the watcher as it is now (tests, diagnostics).
+    public var watcherSnapshot: Watcher { watcher }
+}

@@ -1,0 +1,204 @@
+import FleetCore
+import Foundation
+
+/// The control plane's driver: it owns the fleet, the watcher and the store, runs the watcher against
+/// an injected wall clock, duration clock, store and push gateway, and carries out its effects.
+///
+/// Mutations run one at a time (a FIFO lock held across the store commit), and memory changes only after
+/// the store committed, so a failed write changes nothing. Pushes leave outside the lock.
+public actor ControlPlaneService {
+    /// What the service runs against.
+    public struct Dependencies: Sendable {
+        public var store: any Store
+        public var gateway: any PushGateway
+        public var decisionLog: any DecisionLogSink
+        public var wallClock: WallClock
+        public var clock: any Clock<Duration>
+        public var guards: GuardSet
+        /// The watcher's tick period (`LFG_TICK_MS`).
+        public var tickInterval: Duration
+        /// How long a change waits for the rest of its burst before the prompt tick.
+        public var coalesceWindow: Duration
+        /// Where failures that have no request to answer go (stderr in `lfg serve`).
+        public var reportProblem: @Sendable (String) -> Void
+
+        public init(
+            store: any Store, gateway: any PushGateway, decisionLog: any DecisionLogSink,
+            wallClock: WallClock = .system, clock: any Clock<Duration> = ContinuousClock(), guards: GuardSet = .all,
+            tickInterval: Duration = .milliseconds(2000), coalesceWindow: Duration = .milliseconds(10),
+            reportProblem: @escaping @Sendable (String) -> Void = { _ in }
+        ) {
+            self.store = store
+            self.gateway = gateway
+            self.decisionLog = decisionLog
+            self.wallClock = wallClock
+            self.clock = clock
+            self.guards = guards
+            self.tickInterval = tickInterval
+            self.coalesceWindow = coalesceWindow
+            self.reportProblem = reportProblem
+        }
+    }
+
+    let dependencies: Dependencies
+    var watcher: Watcher
+    var fleet = FleetSnapshot()
+    var gate: PushGate?
+    var recentLog: [String] = []
+    static let recentLogLimit = 1000
+    /// Session changes and decision-log lines, for `GET /api/events`.
+    public nonisolated let events = EventHub()
+    let changes = ChangeSignal()
+    private var isBusy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// - Parameter gate: whether pushing is allowed; nil means allowed (tests, the simulator).
+    public init(_ dependencies: Dependencies, gate: PushGate? = nil, recentLog: [String] = []) {
+        self.dependencies = dependencies
+        self.watcher = Watcher(guards: dependencies.guards)
+        self.gate = gate
+        self.recentLog = Array(recentLog.suffix(Self.recentLogLimit))
+    }
+
+    var now: UnixTime { dependencies.wallClock.now() }
+
+    /// Whether the watcher may push, and why not.
+    public var pushGateReason: String? { gate?.reason(guards: dependencies.guards) }
+
+    /// Loads the store into memory and hands it to the watcher. Call once, before serving.
+    public func start() async throws(StoreError) {
+        await acquire()
+        defer { release() }
+        let contents = try await dependencies.store.load()
+        fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts)
+        _ = try await apply([.loaded(devices: contents.devices, since: contents.since, at: now)])
+    }
+
+    // MARK: the lock
+
+    func acquire() async {
+        if isBusy {
+            await withCheckedContinuation { waiters.append($0) }
+        } else {
+            isBusy = true
+        }
+    }
+
+    func release() {
+        if waiters.isEmpty { isBusy = false } else { waiters.removeFirst().resume() }
+    }
+
+    // MARK: carrying out effects
+
+    /// Runs `events` through a copy of the watcher, commits their writes (with `writes` first) in one
+    /// transaction, and only then keeps the new watcher. Returns the batches to send. Hold the lock.
+    func apply(_ events: [WatcherEvent], writes: [StoreWrite] = []) async throws(StoreError) -> [PushBatch] {
+        var next = watcher
+        var allWrites = writes
+        var lines: [DecisionLogLine] = []
+        var batches: [PushBatch] = []
+        for event in events {
+            for effect in next.handle(event) {
+                switch effect {
+                case .send(let batch): batches.append(batch)
+                case .log(let line): lines.append(line)
+                case .saveDevice(let deviceId, let record): allWrites.append(.putDevice(deviceId, record))
+                case .saveSince(let changed, let removed):
+                    if !changed.isEmpty { allWrites.append(.putSince(changed)) }
+                    if !removed.isEmpty { allWrites.append(.deleteSince(removed)) }
+                case .recordHistory(let event): allWrites.append(.recordHistory(event))
+                }
+            }
+        }
+        if !allWrites.isEmpty { try await dependencies.store.commit(allWrites) }
+        watcher = next
+        await record(lines)
+        return batches
+    }
+
+    /// Appends to the decision log, keeps the recent lines, and broadcasts them as `log` events.
+    func record(_ lines: [DecisionLogLine]) async {
+        guard !lines.isEmpty else { return }
+        await dependencies.decisionLog.append(lines)
+        for line in lines {
+            let data = line.jsonData()
+            recentLog.append(String(decoding: data, as: UTF8.self))
+            events.publish("log", json: data)
+        }
+        if recentLog.count > Self.recentLogLimit { recentLog.removeFirst(recentLog.count - Self.recentLogLimit) }
+    }
+
+    /// Sends every batch concurrently, then feeds all the answers back to the watcher in one commit.
+    func deliver(_ batches: [PushBatch]) async {
+        guard !batches.isEmpty else { return }
+        let gateway = dependencies.gateway
+        var receipts = await withTaskGroup(of: PushReceipt.self) { group in
+            for batch in batches {
+                group.addTask {
+                    PushReceipt(batchId: batch.id, deviceId: batch.deviceId, results: await gateway.deliver(batch))
+                }
+            }
+            var receipts: [PushReceipt] = []
+            for await receipt in group { receipts.append(receipt) }
+            return receipts
+        }
+        receipts.sort { $0.batchId < $1.batchId }
+        await acquire()
+        defer { release() }
+        let at = now
+        do {
+            _ = try await apply(receipts.map { .pushAnswered($0, at: at) })
+        } catch {
+            dependencies.reportProblem("recording APNs answers failed: \(error); the next tick re-sends")
+        }
+    }
+
+    // MARK: ticking
+
+    /// One watcher tick now: decide for every device, persist, send, and record the answers.
+    /// Does nothing while the push gate is closed.
+    public func tick() async {
+        guard pushGateReason == nil else { return }
+        await acquire()
+        let batches: [PushBatch]
+        do {
+            batches = try await apply([.ticked(fleet, at: now)])
+        } catch {
+            release()
+            dependencies.reportProblem("watcher tick failed: \(error)")
+            return
+        }
+        release()
+        await deliver(batches)
+    }
+
+    /// Ticks every `tickInterval`, and promptly (after `coalesceWindow`) when something changed, until cancelled.
+    public func run() async {
+        let clock = dependencies.clock
+        let interval = dependencies.tickInterval
+        let window = dependencies.coalesceWindow
+        let changes = changes
+        while !Task.isCancelled {
+            let isChange = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    try? await clock.sleep(for: interval)
+                    return false
+                }
+                group.addTask {
+                    await changes.wait()
+                    return true
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            if Task.isCancelled { break }
+            // One burst of changes, one push per card: let the rest of the burst land first.
+            if isChange { try? await clock.sleep(for: window) }
+            await tick()
+        }
+    }
+
+    /// Tells the tick loop something changed.
+    func noteChange() { changes.notify() }
+}

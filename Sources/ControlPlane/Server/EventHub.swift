@@ -1,0 +1,49 @@
+import Foundation
+import Synchronization
+
+/// The server-sent events of `GET /api/events`: every subscriber gets every event from when it subscribed.
+public final class EventHub: Sendable {
+    private struct State {
+        var nextId = 0
+        var subscribers: [Int: AsyncStream<Data>.Continuation] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// A stream of SSE-framed events; it starts with a comment so clients see the stream open.
+    public func subscribe() -> AsyncStream<Data> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Data.self, bufferingPolicy: .bufferingNewest(1024))
+        let id = state.withLock { state in
+            defer { state.nextId += 1 }
+            state.subscribers[state.nextId] = continuation
+            return state.nextId
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        continuation.yield(Data(": connected\n\n".utf8))
+        return stream
+    }
+
+    /// Sends `event` with one line of JSON `data` to every subscriber.
+    public func publish(_ event: String, json: Data) {
+        var frame = Data("event: \(event)\ndata: ".utf8)
+        frame.append(json)
+        frame.append(contentsOf: Array("\n\n".utf8))
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for subscriber in subscribers { subscriber.yield(frame) }
+    }
+
+    /// Ends every stream (shutdown).
+    public func finishAll() {
+        let subscribers = state.withLock { state in
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+}

@@ -1,0 +1,93 @@
+import FleetCore
+
+/// Why the service refused a request.
+public enum ServiceError: Error, Hashable, Sendable {
+    /// No such session, device or host.
+    case notFound(String)
+    /// The input is wrong; nothing changed.
+    case invalid(InputError)
+    /// The store failed; nothing changed.
+    case store(StoreError)
+}
+
+/// One session as `GET /api/sessions` lists it: its report plus the ladder's verdict.
+public struct SessionListing: Hashable, Sendable, Encodable {
+    public var sid: SessionID
+    public var report: SessionReport
+    public var displayState: DisplayState
+
+    enum CodingKeys: String, CodingKey { case sid, displayState }
+
+    public func encode(to encoder: any Encoder) throws {
+        try report.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sid, forKey: .sid)
+        try container.encode(displayState, forKey: .displayState)
+    }
+}
+
+/// `GET /api/push/live-activity/state`: the watcher's view, never a whole token.
+public struct LiveActivityState: Hashable, Sendable, Encodable {
+    public struct Device: Hashable, Sendable, Encodable {
+        public var deviceId: DeviceID
+        public var env: PushEnvironment?
+        public var card: Card?
+        public var veto: [SessionID]?
+        public var tokens: TokenCounts
+
+        enum CodingKeys: String, CodingKey { case deviceId, env, card, veto, tokens }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(deviceId, forKey: .deviceId)
+            try container.encode(env, forKey: .env)
+            try container.encode(card, forKey: .card)
+            try container.encode(veto, forKey: .veto)
+            try container.encode(tokens, forKey: .tokens)
+        }
+    }
+
+    public struct Card: Hashable, Sendable, Encodable {
+        public var contentState: ContentState?
+        public var since: SinceMap
+        public var startedAt: UnixTime
+        public var origin: CardOrigin
+
+        enum CodingKeys: String, CodingKey { case contentState, since, startedAt, origin }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(contentState, forKey: .contentState)
+            try container.encode(since, forKey: .since)
+            try container.encode(startedAt, forKey: .startedAt)
+            try container.encode(origin, forKey: .origin)
+        }
+    }
+
+    public struct TokenCounts: Hashable, Sendable, Encodable {
+        public var pushToStart: Int
+        public var update: Int
+    }
+
+    public var enabled: Bool
+    public var reason: String?
+    public var devices: [Device]
+
+    enum CodingKeys: String, CodingKey { case enabled, reason, devices }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(enabled, forKey: .enabled)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(devices, forKey: .devices)
+    }
+}
+
+/// One registered token as `GET /api/push/live-activity/tokens` lists it (first 8 hex characters only).
+public struct TokenListing: Hashable, Sendable, Encodable {
+    public var deviceId: DeviceID
+    public var kind: TokenKind
+    public var env: PushEnvironment
+    public var token: String
+    public var registeredAt: UnixTime
+}

@@ -1,0 +1,75 @@
+import FleetCore
+import Synchronization
+
+/// A store that keeps everything in memory: for tests, the simulator and benchmarks.
+///
+/// `failNextCommit` makes the next commit throw without applying anything, so tests can show that a
+/// failed write changes nothing.
+public final class InMemoryStore: Store {
+    private struct State {
+        var contents = StoreContents()
+        var history: [CardHistoryRecord] = []
+        var failNextCommit = false
+        var commits = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init(_ contents: StoreContents = StoreContents()) {
+        state.withLock { $0.contents = contents }
+    }
+
+    public func load() async throws(StoreError) -> StoreContents { state.withLock { $0.contents } }
+
+    public func commit(_ writes: [StoreWrite]) async throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            if state.failNextCommit {
+                state.failNextCommit = false
+                throw StoreError(operation: "commit", message: "injected failure")
+            }
+            for write in writes { Self.apply(write, to: &state.contents, history: &state.history) }
+            state.commits += 1
+        }
+    }
+
+    public func history(deviceId: DeviceID?, limit: Int) async throws(StoreError) -> [CardHistoryRecord] {
+        state.withLock { state in
+            Array(state.history.reversed().filter { deviceId == nil || $0.deviceId == deviceId }.prefix(limit))
+        }
+    }
+
+    /// Makes the next ``commit(_:)`` throw and apply nothing.
+    public func failNextCommit() { state.withLock { $0.failNextCommit = true } }
+
+    /// How many commits succeeded.
+    public var commitCount: Int { state.withLock { $0.commits } }
+
+    private static func apply(_ write: StoreWrite, to contents: inout StoreContents, history: inout [CardHistoryRecord]) {
+        switch write {
+        case .putSession(let sid, let report): contents.sessions[sid] = report
+        case .deleteSession(let sid): contents.sessions[sid] = nil
+        case .putHost(let host, let heartbeat): contents.hosts[host] = heartbeat
+        case .putDevice(let deviceId, let record): contents.devices[deviceId] = record
+        case .putSince(let since): contents.since.merge(since) { _, new in new }
+        case .deleteSince(let sids): for sid in sids { contents.since[sid] = nil }
+        case .recordHistory(let event): history.apply(event)
+        }
+    }
+}
+
+extension [CardHistoryRecord] {
+    /// Applies a history event: a start opens a record; adoption and end complete the device's open one.
+    public mutating func apply(_ event: CardHistoryEvent) {
+        switch event {
+        case .started(let deviceId, let at, let origin):
+            append(CardHistoryRecord(deviceId: deviceId, startedAt: at, origin: origin))
+        case .adopted(let deviceId, let at):
+            guard let index = lastIndex(where: { $0.deviceId == deviceId && $0.endedAt == nil }) else { return }
+            if self[index].adoptedAt == nil { self[index].adoptedAt = at }
+        case .ended(let deviceId, let at, let reason):
+            guard let index = lastIndex(where: { $0.deviceId == deviceId && $0.endedAt == nil }) else { return }
+            self[index].endedAt = at
+            self[index].endReason = reason
+        }
+    }
+}

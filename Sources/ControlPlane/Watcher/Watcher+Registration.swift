@@ -1,0 +1,94 @@
+import FleetCore
+
+extension Watcher {
+    /// A token registration: supersede / cap, and for an update token, adoption.
+    mutating func registerToken(_ deviceId: DeviceID, _ token: LiveActivityToken) -> [WatcherEffect] {
+        var box = box(deviceId)
+        defer { boxes[deviceId] = box }
+        var effects: [WatcherEffect] = []
+        box.record.tokens.register(token, guards: guards)
+        box.noTokensLogged = nil
+        if token.kind == .update {
+            // Proof a card is on screen: take it over instead of push-starting a second one beside
+            // it (guard `adopt-on-register`). No content state, so the next tick pushes current content.
+            if guards.isOn(.adoptOnRegister) {
+                box.generation &+= 1
+                if box.record.card == nil {
+                    box.record.card = FleetCard(contentState: nil, startedAt: token.registeredAt, origin: .adopted)
+                    effects.append(.recordHistory(.started(deviceId, at: token.registeredAt, origin: .adopted)))
+                } else {
+                    box.record.card?.contentState = nil
+                    effects.append(.recordHistory(.adopted(deviceId, at: token.registeredAt)))
+                }
+                effects.append(.log(DecisionLogLine(
+                    ts: token.registeredAt, event: .adopted, deviceId: deviceId,
+                    fields: ["token": .string(token.shortHex), "env": .string(token.env.rawValue)])))
+            }
+            box.record.veto = nil
+            box.record.isVetoLogged = false
+        }
+        effects.append(.saveDevice(deviceId, box.record))
+        return effects
+    }
+
+    /// The phone ended its card: forget it and record the population it ended against (the veto).
+    mutating func reportEnded(_ deviceId: DeviceID, now: UnixTime) -> [WatcherEffect] {
+        let population = view(of: deviceId).activeSids
+        var box = box(deviceId)
+        defer { boxes[deviceId] = box }
+        let hadCard = box.record.card != nil
+        box.record.card = nil
+        box.record.veto = population
+        box.record.isVetoLogged = false
+        box.generation &+= 1
+        box.endGate = EndGateState()
+        if !isLoaded { box.isEndedReportedBeforeLoad = true }
+        var effects: [WatcherEffect] = [
+            .log(DecisionLogLine(
+                ts: now, event: .clientEnded, deviceId: deviceId,
+                fields: ["veto": .strings(population.map(\.rawValue).sorted()), "hadCard": .bool(hadCard)]))
+        ]
+        if hadCard { effects.append(.recordHistory(.ended(deviceId, at: now, reason: .clientEnded))) }
+        effects.append(.saveDevice(deviceId, box.record))
+        return effects
+    }
+
+    /// A device's profile (hidden folders, env, platform).
+    mutating func reportDevice(_ deviceId: DeviceID, _ profile: DeviceProfile) -> [WatcherEffect] {
+        var box = box(deviceId)
+        box.record.profile = profile
+        boxes[deviceId] = box
+        return [.saveDevice(deviceId, box.record)]
+    }
+
+    /// The stored state arrived. Anything reported while it loaded is newer and is kept.
+    mutating func load(_ devices: [DeviceID: DeviceRecord], since stored: SinceMap, now: UnixTime) -> [WatcherEffect] {
+        var effects: [WatcherEffect] = []
+        for deviceId in devices.keys.sorted() {
+            let storedRecord = devices[deviceId]!
+            guard let current = boxes[deviceId] else {
+                var box = box(deviceId)
+                box.record = storedRecord
+                boxes[deviceId] = box
+                continue
+            }
+            var merged = storedRecord
+            // Registrations during the load are newer than the stored ones: apply them on top, oldest first.
+            for token in current.record.tokens.reversed() { merged.tokens.register(token, guards: guards) }
+            if current.record.profile != DeviceProfile() { merged.profile = current.record.profile }
+            // An /ended that landed mid-load must win over the snapshot, or the dead card is resurrected
+            // (guard `ended-report-wins`). A card adopted mid-load is newer too.
+            if guards.isOn(.endedReportWins), current.isEndedReportedBeforeLoad || current.record.card != nil {
+                merged.card = current.record.card
+                merged.veto = current.record.veto
+                merged.isVetoLogged = current.record.isVetoLogged
+            }
+            boxes[deviceId]?.record = merged
+            effects.append(.saveDevice(deviceId, merged))
+        }
+        for deviceId in sortedDevices { boxes[deviceId]?.isEndedReportedBeforeLoad = false }
+        since = stored.merging(since) { _, current in current }
+        isLoaded = true
+        return effects
+    }
+}

@@ -1,0 +1,80 @@
+import FleetCore
+
+/// The server's Live Activity watcher as a pure reducer: one fleet box per device, events in, effects out.
+///
+/// It never sleeps, reads a clock, touches a socket or a file: every event carries its time, and every
+/// send, log line and write comes back as a ``WatcherEffect`` for the driver (``ControlPlaneService``,
+/// or the simulator) to carry out. Guards honour ``GuardSet`` so the simulator can switch them off.
+///
+/// ```swift
+/// var watcher = Watcher()
+/// _ = watcher.handle(.loaded(devices: [:], since: [:], at: 0))
+/// _ = watcher.handle(.tokenRegistered("phone", .pushToStart, .sandbox, hex: hex, at: 1))
+/// let effects = watcher.handle(.ticked(fleet, at: 2))   // .log(decide), .send(start batch)
+/// watcher.handle(.pushAnswered(receipt, at: 2.1))      // card recorded, veto cleared, .saveDevice
+/// ```
+public struct Watcher: Sendable {
+    public let guards: GuardSet
+    /// Every device's fleet box.
+    public internal(set) var boxes: [DeviceID: FleetBox] = [:]
+    /// The sticky `since` baselines of every active session, server-wide (a session's state history is
+    /// the same whichever phone looks at it).
+    public internal(set) var since: SinceMap = [:]
+    /// Whether the stored state has loaded; ticks before that are ignored.
+    public internal(set) var isLoaded = false
+    var cache = FleetViewCache()
+    var nextBatchId: UInt64 = 1
+    var sortedDevices: [DeviceID] = []
+
+    public init(guards: GuardSet = .all) { self.guards = guards }
+
+    /// Applies one event; returns what the driver must do, in order.
+    @discardableResult
+    public mutating func handle(_ event: WatcherEvent) -> [WatcherEffect] {
+        switch event {
+        case .loaded(let devices, let since, let now): load(devices, since: since, now: now)
+        case .ticked(let fleet, let now): tick(fleet, now: now)
+        case .deviceReported(let deviceId, let profile, _): reportDevice(deviceId, profile)
+        case .tokenRegistered(let deviceId, let kind, let env, let hex, let now):
+            registerToken(deviceId, LiveActivityToken(kind: kind, env: env, hex: hex, registeredAt: now))
+        case .endedReported(let deviceId, let now): reportEnded(deviceId, now: now)
+        case .pushAnswered(let receipt, let now): answer(receipt, now: now)
+        }
+    }
+
+    /// The view of the fleet `deviceId` currently has (its hidden folders applied), as of the last tick.
+    public mutating func view(of deviceId: DeviceID) -> FleetView {
+        let hiddenDirs = boxes[deviceId]?.record.profile.hiddenDirs ?? []
+        return cache.view(for: hiddenDirs, since: since, guards: guards)
+    }
+
+    /// Devices in id order (effects come out in this order, so every run is the same).
+    public var deviceIds: [DeviceID] { sortedDevices }
+
+    /// The box of `deviceId`, created empty on first mention; write it back with `boxes[deviceId] = box`.
+    mutating func box(_ deviceId: DeviceID) -> FleetBox {
+        if let box = boxes[deviceId] { return box }
+        boxes[deviceId] = FleetBox()
+        let index = sortedDevices.partitioningIndex { $0 >= deviceId }
+        sortedDevices.insert(deviceId, at: index)
+        return FleetBox()
+    }
+
+    mutating func makeBatchId() -> UInt64 {
+        defer { nextBatchId &+= 1 }
+        return nextBatchId
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `belongsAfter` (which must be false then true along the array).
+    func partitioningIndex(where belongsAfter: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if belongsAfter(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

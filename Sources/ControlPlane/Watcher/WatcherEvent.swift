@@ -1,0 +1,47 @@
+import FleetCore
+
+/// Something that happened to the watcher. Each event carries its own time (Unix seconds).
+public enum WatcherEvent: Hashable, Sendable {
+    /// The stored state finished loading (restart persistence). Ticks before it are ignored, so a
+    /// restart never push-starts a duplicate of a card the device already has.
+    case loaded(devices: [DeviceID: DeviceRecord], since: SinceMap, at: UnixTime)
+    /// A tick (periodic, or prompt after a change) over the current fleet.
+    case ticked(FleetSnapshot, at: UnixTime)
+    /// `PUT /api/devices/{deviceId}` (tokens in it arrive as separate ``tokenRegistered`` events).
+    case deviceReported(DeviceID, DeviceProfile, at: UnixTime)
+    /// A start-token or update-token registration; `hex` is already validated and lower-case.
+    case tokenRegistered(DeviceID, TokenKind, PushEnvironment, hex: String, at: UnixTime)
+    /// `POST /api/push/live-activity/ended`: the phone ended its card itself.
+    case endedReported(DeviceID, at: UnixTime)
+    /// APNs answered every token of a batch the watcher sent.
+    case pushAnswered(PushReceipt, at: UnixTime)
+}
+
+/// How a card left the screen, for the card history.
+public enum CardEndReason: String, Hashable, Sendable, Codable {
+    /// The server sent `end` and every addressed token accepted.
+    case serverEnded
+    /// The phone reported ending it (`/ended`).
+    case clientEnded
+}
+
+/// A change to the card history (when each card started, how, when it ended and why).
+public enum CardHistoryEvent: Hashable, Sendable {
+    case started(DeviceID, at: UnixTime, origin: CardOrigin)
+    /// An update token arrived for a card the server already had (a push-started card reached the phone).
+    case adopted(DeviceID, at: UnixTime)
+    case ended(DeviceID, at: UnixTime, reason: CardEndReason)
+}
+
+/// What the driver must do after an event. The watcher performs none of it itself.
+public enum WatcherEffect: Hashable, Sendable {
+    /// Send `batch` to APNs, then feed the answers back as ``WatcherEvent/pushAnswered(_:at:)``.
+    case send(PushBatch)
+    /// Append one line to the decision log.
+    case log(DecisionLogLine)
+    /// Persist this device's record (one transaction with the event's other writes).
+    case saveDevice(DeviceID, DeviceRecord)
+    /// Persist the changed sticky `since` baselines.
+    case saveSince(changed: SinceMap, removed: [SessionID])
+    case recordHistory(CardHistoryEvent)
+}

@@ -1,1 +1,0 @@
-// The ES256OpenSSL module; see Package.swift for its place in the architecture.

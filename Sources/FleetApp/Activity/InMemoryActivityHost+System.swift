@@ -1,0 +1,106 @@
+import FleetCore
+
+/// A Live Activity push as the phone receives it (what APNs delivers to one token).
+public enum LiveActivityPush: Hashable, Sendable {
+    /// `event: update` with its `content-state` and `timestamp`.
+    case update(ContentState, timestamp: UnixTime)
+    /// `event: end` with an optional final `content-state`, the `dismissal-date` as a policy, and `timestamp`.
+    case end(ContentState?, dismissal: DismissalPolicy, timestamp: UnixTime)
+}
+
+/// What became of a push on the phone. APNs answers 200 in every case: only the phone knows.
+public enum PushOutcome: Hashable, Sendable {
+    /// A live card took the push.
+    case applied(ActivityID)
+    /// No live card holds that token (a corpse): the payload is silently dropped.
+    case droppedNoLiveCard
+    /// The push is older than what the card already shows (`timestamp` ordering): ignored.
+    case ignoredAsOlder(ActivityID)
+    /// A push-to-start for a token this install no longer answers to, or past the activity limit.
+    case startRefused
+}
+
+/// The system's side of the simulated phone: what iOS, APNs and the person do to it.
+extension InMemoryActivityHost {
+    /// The app's process starts (a tap, or a background launch after a push-to-start). Mints a new
+    /// push-to-start token, as iOS does on essentially every launch.
+    public func appLaunched(inForeground: Bool) {
+        settle()
+        isAppRunning = true
+        isAppInForeground = inForeground
+        pushToStartToken = mintToken(kind: 0xa1)
+    }
+
+    /// The app comes to the foreground.
+    public func appForegrounded() { isAppInForeground = isAppRunning }
+
+    /// The app leaves the foreground (it may keep running in the background for a while).
+    public func appBackgrounded() { isAppInForeground = false }
+
+    /// The app's process dies (suspended and evicted, or force-quit): every observation ends and
+    /// everything queued for it is lost. Cards and their tokens live on.
+    public func appTerminated() {
+        settle()
+        isAppRunning = false
+        isAppInForeground = false
+        observingActivityUpdates = false
+        observingPushToStart = false
+        observedActivities = []
+        queue.removeAll { $0.pending.isYield }
+    }
+
+    /// A push-to-start arrives for `token`. Starts a card (it arrives through `activityUpdates` if the
+    /// app is running) unless the token is not this install's current one or the limit is reached.
+    @discardableResult
+    public func pushToStart(token: PushToken, content: ContentState) -> PushOutcome {
+        settle()
+        guard token == pushToStartToken, liveCount < behaviour.maxActivities else { return .startRefused }
+        return .applied(startCard(content: content, getsUpdateToken: behaviour.pushStartedCardsGetTokens))
+    }
+
+    /// A Live Activity push arrives for an update token.
+    @discardableResult
+    public func deliver(_ push: LiveActivityPush, toUpdateToken token: PushToken) -> PushOutcome {
+        settle()
+        guard let index = cards.firstIndex(where: { $0.state.isLive && $0.updateToken == token }) else {
+            return .droppedNoLiveCard
+        }
+        let id = cards[index].id
+        switch push {
+        case .update(let content, let timestamp):
+            guard timestamp >= cards[index].lastTimestamp else { return .ignoredAsOlder(id) }
+            cards[index].content = content
+            cards[index].lastTimestamp = timestamp
+        case .end(let content, let dismissal, let timestamp):
+            guard timestamp >= cards[index].lastTimestamp else { return .ignoredAsOlder(id) }
+            cards[index].lastTimestamp = timestamp
+            endCard(id, finalContent: content, dismissal: dismissal)
+        }
+        return .applied(id)
+    }
+
+    /// The person swipes a card away: it ends and leaves the screen; the app is not asked.
+    public func personDismissed(_ id: ActivityID) {
+        endCard(id, finalContent: nil, dismissal: .immediate)
+    }
+
+    /// Adds a card of the retired per-session type, as an older build left it (for the tombstone sweep).
+    @discardableResult
+    public func addRetiredActivity() -> ActivityID {
+        startCard(content: ContentState(), getsUpdateToken: false, kind: .retired)
+    }
+
+    /// The fleet cards on the lock screen now: live ones and ended ones not yet dismissed.
+    public var visibleFleetCards: [FleetActivity] {
+        fleetActivities.filter { $0.state != .pending }
+    }
+
+    /// A card's current update token, or nil when it has none (not minted yet, no push type, or ended).
+    public func updateToken(of id: ActivityID) -> PushToken? {
+        settle()
+        return liveIndex(of: id).flatMap { cards[$0].updateToken }
+    }
+
+    /// Whether the app observes a card's token and state sequences now.
+    public func isObserving(_ id: ActivityID) -> Bool { observedActivities.contains(id) }
+}

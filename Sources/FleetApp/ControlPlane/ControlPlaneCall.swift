@@ -1,0 +1,120 @@
+import FleetCore
+import Foundation
+
+/// `PUT /api/devices/{deviceId}`: what the app tells the server about this install.
+public struct DeviceRegistration: Hashable, Sendable, Codable {
+    public var env: PushEnvironment
+    public var platform: String
+    public var pushToStartToken: PushToken?
+    /// The list's hidden folders, so the server's card never counts what the list hides.
+    public var hiddenDirs: HiddenDirs
+
+    public init(env: PushEnvironment, platform: String = "ios", pushToStartToken: PushToken? = nil,
+                hiddenDirs: HiddenDirs = []) {
+        self.env = env
+        self.platform = platform
+        self.pushToStartToken = pushToStartToken
+        self.hiddenDirs = hiddenDirs
+    }
+}
+
+/// One call the app makes to a control plane (contract section 5). Every Live Activity call carries the
+/// device id, so two phones on one APNs environment never share an update-token slot.
+public enum ControlPlaneCall: Hashable, Sendable {
+    /// `PUT /api/devices/{deviceId}`.
+    case putDevice(DeviceID, DeviceRegistration)
+    /// `POST /api/push/live-activity/start-token` or `/update-token`, by the registration's kind.
+    case registerToken(TokenRegistration, env: PushEnvironment, deviceID: DeviceID)
+    /// `POST /api/push/live-activity/ended`: the app ended its card itself.
+    case reportEnded(env: PushEnvironment, deviceID: DeviceID)
+    /// `GET /api/sessions`.
+    case fetchSessions
+
+    /// The HTTP method.
+    public var method: String {
+        switch self {
+        case .putDevice: "PUT"
+        case .registerToken, .reportEnded: "POST"
+        case .fetchSessions: "GET"
+        }
+    }
+
+    /// The request path (the device id percent-encoded as a path segment).
+    public var path: String {
+        switch self {
+        case .putDevice(let deviceID, _): "/api/devices/\(Self.pathSegment(deviceID.rawValue))"
+        case .registerToken(let registration, _, _):
+            registration.kind == .pushToStart
+                ? "/api/push/live-activity/start-token" : "/api/push/live-activity/update-token"
+        case .reportEnded: "/api/push/live-activity/ended"
+        case .fetchSessions: "/api/sessions"
+        }
+    }
+
+    /// The JSON body as key/value pairs of strings and string arrays, or nil for a GET.
+    public var body: [String: JSONValue]? {
+        switch self {
+        case .putDevice(_, let registration):
+            var body: [String: JSONValue] = [
+                "env": .string(registration.env.rawValue), "platform": .string(registration.platform),
+                "hiddenDirs": .strings(registration.hiddenDirs.paths),
+            ]
+            if let token = registration.pushToStartToken { body["pushToStartToken"] = .string(token.hex) }
+            return body
+        case .registerToken(let registration, let env, let deviceID):
+            return ["token": .string(registration.token.hex), "env": .string(env.rawValue),
+                    "deviceId": .string(deviceID.rawValue)]
+        case .reportEnded(let env, let deviceID):
+            return ["env": .string(env.rawValue), "deviceId": .string(deviceID.rawValue)]
+        case .fetchSessions:
+            return nil
+        }
+    }
+
+    /// A string or an array of strings: all a call body holds.
+    public enum JSONValue: Hashable, Sendable, Encodable {
+        case string(String)
+        case strings([String])
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .string(let text): try container.encode(text)
+            case .strings(let texts): try container.encode(texts)
+            }
+        }
+    }
+
+    /// The body as JSON bytes (keys sorted), or nil for a GET.
+    public func encodedBody() throws -> Data? {
+        guard let body else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(body)
+    }
+
+    /// What a short trace line names this call by (never a whole token).
+    public var summary: String {
+        switch self {
+        case .putDevice(let deviceID, _): "PUT device \(deviceID)"
+        case .registerToken(let registration, let env, _):
+            "register \(registration.kind.rawValue) token \(registration.token) (\(env.rawValue))"
+        case .reportEnded: "report ended"
+        case .fetchSessions: "fetch sessions"
+        }
+    }
+
+    static func pathSegment(_ text: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~".utf8)
+        var out = ""
+        for byte in text.utf8 {
+            if allowed.contains(byte) {
+                out.append(Character(Unicode.Scalar(byte)))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,60 @@
+#if canImport(Foundation)
+import FleetCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The phone's ``ControlPlaneClient``: URLSession, bearer auth, JSON.
+///
+/// Not exercised by the Linux tests (FoundationNetworking with the backported libcurl is unreliable
+/// there); ``ControlPlaneCall`` builds every path and body and is tested on its own.
+public final class URLSessionControlPlaneClient: ControlPlaneClient {
+    let session: URLSession
+
+    public init(session: URLSession = .shared) { self.session = session }
+
+    public func perform(_ call: ControlPlaneCall, on server: ServerProfile) async throws(ControlPlaneError)
+        -> ControlPlaneReply
+    {
+        let request = try makeRequest(call, on: server)
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw .unreachable("\(error)")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            let message = (try? JSONDecoder().decode(ErrorBody.self, from: data))?.error ?? "no error text"
+            throw .rejected(status: status, message: message)
+        }
+        guard case .fetchSessions = call else { return .accepted }
+        do {
+            return .sessions(try JSONDecoder().decode(SessionListing.self, from: data))
+        } catch {
+            throw .unreadableAnswer("\(error)")
+        }
+    }
+
+    func makeRequest(_ call: ControlPlaneCall, on server: ServerProfile) throws(ControlPlaneError) -> URLRequest {
+        let base = server.baseURL.hasSuffix("/") ? String(server.baseURL.dropLast()) : server.baseURL
+        guard let url = URL(string: base + call.path), url.scheme != nil else { throw .badServerURL(server.baseURL) }
+        var request = URLRequest(url: url)
+        request.httpMethod = call.method
+        request.setValue("Bearer \(server.bearerToken)", forHTTPHeaderField: "Authorization")
+        do {
+            if let body = try call.encodedBody() {
+                request.httpBody = body
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+        } catch {
+            throw .unreadableAnswer("the request body could not be encoded: \(error)")
+        }
+        return request
+    }
+
+    struct ErrorBody: Decodable { var error: String }
+}
+#endif

@@ -1,0 +1,101 @@
+import FleetCore
+
+/// The app-side writer of the fleet card: instant while the app is alive.
+///
+/// A value with a pure `sync`: the session model and the cards iOS reports go in, the ActivityKit calls
+/// to make come out. The driver runs `sync` on four triggers (``Trigger``) and carries the effects out.
+public struct FleetActivityController: Hashable, Sendable {
+    /// Why `sync` runs. All four are needed: the app has no other way to notice it is behind.
+    public enum Trigger: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The app launched (`configure`): sync at once, before the first refresh answers.
+        case launch
+        /// Any observed change of sessions, busy, prompts or `hiddenDirs`.
+        case modelChanged
+        /// A refresh of the sessions completed.
+        case refreshCompleted
+        /// The app came to the foreground.
+        case foregrounded
+    }
+
+    /// An ActivityKit call (or report) the controller wants made.
+    public enum Effect: Hashable, Sendable {
+        /// Start the card. Always with push type token: a card started with none freezes when the app suspends.
+        case request(ContentState, pushType: ActivityPushType)
+        /// Replace the card's content (only when its renderable content differs).
+        case update(ActivityID, ContentState)
+        /// End the card now, showing the zeroed state.
+        case end(ActivityID, finalContent: ContentState, dismissal: DismissalPolicy)
+        /// Tell the server (`POST /api/push/live-activity/ended`) that the app ended its card.
+        case reportEnded
+    }
+
+    /// What one `sync` saw and decided, for traces and the simulator's report.
+    public struct Decision: Hashable, Sendable {
+        public var trigger: Trigger
+        public var reduction: FleetReduction
+        public var isTrustworthy: Bool
+        public var verdict: EndVerdict
+        public var effects: [Effect]
+    }
+
+    /// The end gate (hold 0: the card goes the moment nothing runs, as the server's debounce).
+    public var endGate: EndGate
+    /// What the gate remembers between syncs.
+    public private(set) var gateState = EndGateState()
+    /// The sticky `since` baselines, carried across syncs so elapsed labels survive.
+    public private(set) var since: SinceMap = [:]
+
+    public init(endGate: EndGate = EndGate()) { self.endGate = endGate }
+
+    /// One sync: reduce the filtered sessions, ask the end gate, and say what to do with the card.
+    ///
+    /// - Parameters:
+    ///   - cards: `Activity<LFGFleetAttributes>.activities` now (ended ones are ignored).
+    ///   - now: Unix seconds; the card's `updatedAt` and any new `since`.
+    public mutating func sync(
+        _ trigger: Trigger, model: SessionModel, cards: [FleetActivity], now: UnixTime, guards: GuardSet = .all
+    ) -> Decision {
+        let live = cards.liveCards
+        let survivor = cards.survivor
+        let reduction = FleetReducer.reduce(
+            model.filteredSessions, previousSince: baselines(adopting: survivor), hiddenDirs: model.hiddenDirs,
+            now: now, guards: guards)
+        let isTrustworthy = model.fleetCountIsTrustworthy && reduction.isTrustworthy
+        let verdict = endGate.step(
+            &gateState, activeTotal: reduction.activeTotal, isTrustworthy: isTrustworthy, now: now, guards: guards)
+
+        var effects: [Effect] = []
+        switch verdict {
+        case .untouched:
+            // The count is unknown: leave the card exactly as the server left it, and keep the old
+            // baselines so a host coming back does not restart its sessions' timers.
+            break
+        case .keep:
+            since = reduction.since
+            if let survivor {
+                if !survivor.content.isSame(as: reduction.contentState, guards: guards) {
+                    effects.append(.update(survivor.id, reduction.contentState))
+                }
+            } else if reduction.activeTotal > 0 {
+                effects.append(.request(reduction.contentState, pushType: .token))
+            }
+        case .end:
+            since = reduction.since
+            let zeroed = ContentState.zeroed(at: now)
+            effects += live.map { .end($0.id, finalContent: zeroed, dismissal: .immediate) }
+            if !live.isEmpty { effects.append(.reportEnded) }
+        }
+        return Decision(trigger: trigger, reduction: reduction, isTrustworthy: isTrustworthy, verdict: verdict,
+                        effects: effects)
+    }
+
+    /// The baselines to reduce with: ours, plus the rows of a card someone else wrote (a push-started
+    /// card after a cold launch) for sessions we have none for, so adopting it keeps its elapsed times.
+    func baselines(adopting card: FleetActivity?) -> SinceMap {
+        var baselines = since
+        for row in card?.content.rows ?? [] where baselines[row.sid] == nil {
+            baselines[row.sid] = SinceEntry(state: row.state, since: row.since)
+        }
+        return baselines
+    }
+}

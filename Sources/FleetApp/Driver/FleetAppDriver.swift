@@ -1,0 +1,111 @@
+import FleetCore
+
+/// Runs a ``FleetAppEngine`` on the main actor in the real app: ActivityKit events in, server calls out
+/// through a ``ControlPlaneClient``, registration retries on an injected clock.
+///
+/// Every task it starts is owned: one per call in flight, one retry timer, each cancelled by ``stop()``.
+/// The host's event stream is consumed by ``run(events:)``, which the app awaits from a task it owns
+/// (SwiftUI's `.task`). The simulator does not use this type: it drives the engine directly.
+@MainActor
+public final class FleetAppDriver {
+    /// The engine; read its model and trace freely, but change it only through this driver.
+    public let engine: FleetAppEngine
+    let outbox = InMemoryControlPlaneOutbox()
+    let client: any ControlPlaneClient
+    let wallClock: WallClock
+    let sleeper: any Clock<Duration>
+    var callTasks: [CallID: Task<Void, Never>] = [:]
+    var timerTask: Task<Void, Never>?
+    var timerDue: UnixTime?
+
+    public init(
+        configuration: AppConfiguration, host: any ActivityHost, client: any ControlPlaneClient,
+        storage: any KeyValueStorage, wallClock: WallClock, sleeper: any Clock<Duration>, guards: GuardSet = .all
+    ) {
+        self.client = client
+        self.wallClock = wallClock
+        self.sleeper = sleeper
+        engine = FleetAppEngine(
+            configuration: configuration, host: host, outbox: outbox, storage: storage, clock: wallClock,
+            guards: guards)
+    }
+
+    // MARK: The app's entry points (each ends by starting the calls the engine queued)
+
+    /// Trigger 1: call from the app's init.
+    public func launch(cachedSessions: [SessionEntry] = []) { drive { $0.launch(cachedSessions: cachedSessions) } }
+
+    /// Trigger 2: a change to the session store or the settings.
+    public func changeModel(_ change: (inout SessionModel) -> Void) { drive { $0.changeModel(change) } }
+
+    /// Asks the server for the sessions; trigger 3 runs when it answers.
+    public func refresh() { drive { $0.refresh() } }
+
+    /// Trigger 4: `scenePhase == .active`.
+    public func foregrounded() { drive { $0.foregrounded() } }
+
+    /// Hands the engine every ActivityKit event until the stream ends or the task is cancelled.
+    public func run(events: AsyncStream<ActivityHostEvent>) async {
+        for await event in events {
+            drive { $0.handle(event) }
+        }
+    }
+
+    /// Waits until no call is in flight (for tests and orderly shutdown).
+    public func waitForCalls() async {
+        while let task = callTasks.values.first { await task.value }
+    }
+
+    /// Cancels every call in flight and the retry timer.
+    public func stop() {
+        callTasks.values.forEach { $0.cancel() }
+        callTasks = [:]
+        timerTask?.cancel()
+        timerTask = nil
+        timerDue = nil
+    }
+
+    // MARK: Carrying out
+
+    func drive(_ body: (FleetAppEngine) -> Void) {
+        body(engine)
+        for sent in outbox.takeQueued() { start(sent) }
+        scheduleTimer()
+    }
+
+    func start(_ sent: InMemoryControlPlaneOutbox.Sent) {
+        guard let server = engine.configuration.servers.first(where: { $0.name == sent.server }) else { return }
+        let client = client
+        callTasks[sent.id] = Task { [weak self] in
+            let result: Result<ControlPlaneReply, ControlPlaneError>
+            do throws(ControlPlaneError) {
+                result = .success(try await client.perform(sent.call, on: server))
+            } catch {
+                result = .failure(error)
+            }
+            guard let self, !Task.isCancelled else { return }
+            self.callTasks[sent.id] = nil
+            self.drive { $0.callAnswered(sent.id, result) }
+        }
+    }
+
+    func scheduleTimer() {
+        let due = engine.nextTimerDue
+        guard due != timerDue else { return }
+        timerTask?.cancel()
+        timerDue = due
+        guard let due else { return }
+        let wait = max(0, due - wallClock.now)
+        let sleeper = sleeper
+        timerTask = Task { [weak self] in
+            do {
+                try await sleeper.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up))), tolerance: nil)
+            } catch {
+                return
+            }
+            guard let self else { return }
+            self.timerDue = nil
+            self.drive { $0.fireDueTimers() }
+        }
+    }
+}

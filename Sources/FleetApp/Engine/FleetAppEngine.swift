@@ -1,0 +1,216 @@
+import FleetCore
+import Foundation
+
+/// The app's Live Activity side, wired: session model, controller, manager, ActivityKit and the server.
+///
+/// Synchronous and single-threaded: every entry point runs to completion, calls ActivityKit through an
+/// ``ActivityHost`` and queues server calls in a ``ControlPlaneOutbox`` without waiting. Whoever owns
+/// it (the iOS driver on the main actor, or the simulator's event loop) feeds it what happens:
+/// ActivityKit events (``handle(_:)``), server answers (``callAnswered(_:_:)``), due retries
+/// (``fireDueTimers()``), and the four sync triggers. It reads time from an injected clock, once per
+/// entry point. One engine is one process of the app: after a relaunch, make a new one with the same
+/// storage.
+public final class FleetAppEngine {
+    public let configuration: AppConfiguration
+    public let guards: GuardSet
+    /// The session store the list shows and the card counts.
+    public private(set) var model = SessionModel()
+    /// The card writer.
+    public private(set) var controller: FleetActivityController
+    /// The token manager and dedupe.
+    public private(set) var manager: LiveActivityManager
+    /// What happened, oldest first (``takeTrace()`` drains it).
+    public private(set) var trace: [AppTraceEntry] = []
+
+    let host: any ActivityHost
+    let outbox: any ControlPlaneOutbox
+    let storage: any KeyValueStorage
+    let clock: WallClock
+    var callCounter = 0
+    var inFlight: [CallID: (server: ServerProfile, call: ControlPlaneCall)] = [:]
+
+    /// Where the sent-token cache is kept between launches.
+    public static let sentTokensKey = "lfg.liveActivity.sentTokens"
+
+    public init(
+        configuration: AppConfiguration, host: any ActivityHost, outbox: any ControlPlaneOutbox,
+        storage: any KeyValueStorage, clock: WallClock, guards: GuardSet = .all, endGate: EndGate = EndGate(),
+        backoff: RegistrationBackoff = RegistrationBackoff(), firstCallID: CallID = 1
+    ) {
+        callCounter = firstCallID - 1
+        self.configuration = configuration
+        self.host = host
+        self.outbox = outbox
+        self.storage = storage
+        self.clock = clock
+        self.guards = guards
+        controller = FleetActivityController(endGate: endGate)
+        manager = LiveActivityManager(
+            targets: configuration.registrationTargets(guards: guards).map(\.name),
+            sent: Self.restoreSentTokens(from: storage), guards: guards, backoff: backoff)
+    }
+
+    // MARK: The four sync triggers
+
+    /// Trigger 1, launch (`configure`): sweep the tombstones, re-attach to existing cards, observe the
+    /// sequences, tell the server about this device, sync at once, and start the first refresh.
+    public func launch(cachedSessions: [SessionEntry] = []) {
+        model.hydrate(fromCache: cachedSessions)
+        manage(.launched(fleet: host.fleetActivities, retired: host.retiredActivityIDs))
+        sendDeviceRegistration()
+        sync(.launch)
+        refresh()
+    }
+
+    /// Trigger 2, any observed change: applies `change` and syncs if the model changed (a `hiddenDirs`
+    /// change is also sent to the server, so its card hides the same sessions).
+    public func changeModel(_ change: (inout SessionModel) -> Void) {
+        let before = model
+        change(&model)
+        guard model != before else { return }
+        if model.hiddenDirs != before.hiddenDirs { sendDeviceRegistration() }
+        sync(.modelChanged)
+    }
+
+    /// Trigger 3 follows every completed refresh; this asks the server for the sessions.
+    public func refresh() {
+        guard let server = configuration.defaultServer else { return }
+        send(.fetchSessions, to: server)
+    }
+
+    /// Trigger 4, foregrounding.
+    public func foregrounded() { sync(.foregrounded) }
+
+    // MARK: What happens to the app
+
+    /// An ActivityKit sequence yielded something.
+    public func handle(_ event: ActivityHostEvent) {
+        switch event {
+        case .activityArrived(let id):
+            manage(.activityArrived(id, fleet: host.fleetActivities))
+        case .pushToStartTokenIssued(let token):
+            manage(.pushToStartTokenIssued(token))
+        case .pushTokenIssued(let id, let token):
+            manage(.pushTokenIssued(id, token))
+        case .activityStateChanged(let id, let state):
+            manage(.activityStateChanged(id, state))
+        }
+    }
+
+    /// A server answered call `id` (or it failed). Unknown ids are ignored.
+    public func callAnswered(_ id: CallID, _ result: Result<ControlPlaneReply, ControlPlaneError>) {
+        guard let (server, call) = inFlight.removeValue(forKey: id) else { return }
+        let error: ControlPlaneError? = if case .failure(let failure) = result { failure } else { nil }
+        record(.answered(id, call, server: server.name, error: error))
+        switch call {
+        case .registerToken(let registration, _, _):
+            manage(.registrationAnswered(registration, server: server.name, succeeded: error == nil, at: clock.now))
+            persistSentTokens()
+        case .fetchSessions:
+            guard case .success(.sessions(let listing)) = result else { return }
+            model.applyLiveFetch(listing)
+            sync(.refreshCompleted)
+        case .putDevice, .reportEnded:
+            break
+        }
+    }
+
+    /// The id of the last call this engine sent (a relaunched app continues after it, so a late answer
+    /// to the old process's call never matches a new one).
+    public var lastCallID: CallID { callCounter }
+
+    /// When the next registration retry falls due, or nil.
+    public var nextTimerDue: UnixTime? { manager.nextRetryAt }
+
+    /// Sends the registration retries due by now.
+    public func fireDueTimers() {
+        let now = clock.now
+        guard let due = manager.nextRetryAt, due <= now else { return }
+        manage(.retriesDue(at: now))
+    }
+
+    /// Takes the trace recorded so far.
+    public func takeTrace() -> [AppTraceEntry] {
+        defer { trace = [] }
+        return trace
+    }
+
+    // MARK: Carrying out effects
+
+    /// Runs the controller and carries out its decision: the manager stops a card's token tasks before
+    /// the card is ended, and `/ended` is reported after.
+    func sync(_ trigger: FleetActivityController.Trigger) {
+        let decision = controller.sync(
+            trigger, model: model, cards: host.fleetActivities, now: clock.now, guards: guards)
+        record(.synced(decision))
+        for effect in decision.effects {
+            switch effect {
+            case .request(let content, let pushType):
+                do {
+                    _ = try host.request(content, pushType: pushType)
+                } catch {
+                    record(.requestRefused(error))
+                }
+            case .update(let id, let content):
+                host.update(id, to: content)
+            case .end(let id, let finalContent, let dismissal):
+                manage(.appWillEnd(id))
+                host.end(id, finalContent: finalContent, dismissal: dismissal)
+            case .reportEnded:
+                for server in configuration.registrationTargets(guards: guards) {
+                    send(.reportEnded(env: configuration.environment, deviceID: configuration.deviceID), to: server)
+                }
+            }
+        }
+    }
+
+    func manage(_ event: LiveActivityManager.Event) {
+        let effects = manager.handle(event)
+        record(.managed(event, effects))
+        for effect in effects {
+            switch effect {
+            case .observeActivityUpdates: host.observeActivityUpdates()
+            case .observePushToStartTokens: host.observePushToStartTokens()
+            case .observeActivity(let id): host.observeActivity(id)
+            case .stopObservingActivity(let id): host.stopObservingActivity(id)
+            case .end(let id, let dismissal): host.end(id, finalContent: nil, dismissal: dismissal)
+            case .endRetired(let id): host.endRetired(id)
+            case .register(let registration, let serverName):
+                guard let server = configuration.servers.first(where: { $0.name == serverName }) else { continue }
+                let call = ControlPlaneCall.registerToken(
+                    registration, env: configuration.environment, deviceID: configuration.deviceID)
+                send(call, to: server)
+            }
+        }
+    }
+
+    func sendDeviceRegistration() {
+        let registration = DeviceRegistration(env: configuration.environment, hiddenDirs: model.hiddenDirs)
+        for server in configuration.registrationTargets(guards: guards) {
+            send(.putDevice(configuration.deviceID, registration), to: server)
+        }
+    }
+
+    func send(_ call: ControlPlaneCall, to server: ServerProfile) {
+        callCounter += 1
+        inFlight[callCounter] = (server, call)
+        record(.sent(callCounter, call, server: server.name))
+        outbox.send(call, to: server, id: callCounter)
+    }
+
+    func record(_ event: AppTraceEvent) { trace.append(AppTraceEntry(at: clock.now, event: event)) }
+
+    // MARK: The sent-token cache
+
+    static func restoreSentTokens(from storage: any KeyValueStorage) -> SentTokenCache {
+        guard let text = storage.string(forKey: sentTokensKey),
+            let cache = try? JSONDecoder().decode(SentTokenCache.self, from: Data(text.utf8))
+        else { return SentTokenCache() }
+        return cache
+    }
+
+    func persistSentTokens() {
+        guard let data = try? JSONEncoder().encode(manager.sent) else { return }
+        storage.set(String(decoding: data, as: UTF8.self), forKey: Self.sentTokensKey)
+    }
+}

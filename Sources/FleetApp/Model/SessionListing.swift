@@ -1,0 +1,40 @@
+import FleetCore
+
+/// The answer of `GET /api/sessions`: `{"sessions": [ {"sid", ...report..., "displayState"} ]}`.
+public struct SessionListing: Hashable, Sendable, Codable {
+    /// One listed session: its sid, its report and the server's verdict on it.
+    public struct Session: Hashable, Sendable, Codable {
+        public var sid: SessionID
+        public var report: SessionReport
+        /// The server's ladder verdict; `unknown` means the session's host is known down.
+        public var displayState: DisplayState?
+
+        public init(sid: SessionID, report: SessionReport, displayState: DisplayState? = nil) {
+            self.sid = sid
+            self.report = report
+            self.displayState = displayState
+        }
+
+        enum CodingKeys: String, CodingKey { case sid, displayState }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            sid = try container.decode(SessionID.self, forKey: .sid)
+            report = try SessionReport(from: decoder)
+            // An unknown verdict from a newer server must not fail the whole listing.
+            displayState = (try? container.decodeIfPresent(String.self, forKey: .displayState))
+                .flatMap(DisplayState.init(rawValue:))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            try report.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(sid, forKey: .sid)
+            try container.encodeIfPresent(displayState, forKey: .displayState)
+        }
+    }
+
+    public var sessions: [Session]
+
+    public init(sessions: [Session]) { self.sessions = sessions }
+}

@@ -1,0 +1,113 @@
+import FleetCore
+
+/// Whether the app knows a host to be reachable.
+public enum HostHealth: String, Hashable, Sendable, Codable {
+    case up
+    /// The host's heartbeat lapsed: its sessions' state is unknown, not idle.
+    case knownDown
+}
+
+/// One session the app knows of.
+public struct SessionEntry: Hashable, Sendable {
+    public var sid: SessionID
+    public var report: SessionReport
+
+    public init(sid: SessionID, report: SessionReport) {
+        self.sid = sid
+        self.report = report
+    }
+}
+
+/// The app's session store: what the list shows and what the card counts.
+///
+/// A value: the driver holds one and every mutation is an observable change (the controller's second
+/// trigger). The card is computed from ``filteredSessions`` (never from ``sessions``) so it never counts
+/// what the list hides, and its count is only trusted after a live fetch with no host known down.
+public struct SessionModel: Hashable, Sendable {
+    /// Every known session in report order (a sid appears once).
+    public private(set) var sessions: [SessionEntry] = []
+    /// Hosts and whether each is known down.
+    public private(set) var hosts: [HostID: HostHealth] = [:]
+    /// Folders the person hid: their sessions leave the list and the card.
+    public var hiddenDirs: HiddenDirs = []
+    /// Whether a live answer from the server has ever been applied. Hydrating from the local cache seeds
+    /// the same storage but does not count: a cold snapshot must not read as a real zero.
+    public private(set) var liveSessionsFetchedOnce = false
+
+    public init() {}
+
+    /// Whether each session is mid-turn.
+    public var busy: [SessionID: Bool] {
+        Dictionary(sessions.map { ($0.sid, $0.report.busy) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The prompt each waiting session waits on.
+    public var prompts: [SessionID: Prompt] {
+        Dictionary(sessions.compactMap { entry in entry.report.prompt.map { (entry.sid, $0) } },
+                   uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The sessions the list shows (none in or below a hidden folder), as the reducer takes them.
+    public var filteredSessions: [FleetSession] {
+        sessions.filter { !hiddenDirs.hides($0.report.cwd) }.map { entry in
+            FleetSession(sid: entry.sid, report: entry.report, isHostDown: hosts[entry.report.host] == .knownDown)
+        }
+    }
+
+    /// `fleetCountIsTrustworthy`: a live fetch happened and no host is known down. Otherwise a zero is an
+    /// unknown, and an unknown must never end or zero a card.
+    public var fleetCountIsTrustworthy: Bool {
+        liveSessionsFetchedOnce && !hosts.values.contains(.knownDown)
+    }
+
+    // MARK: Changes
+
+    /// Seeds the store from the local cache at launch. Does not count as a live fetch.
+    public mutating func hydrate(fromCache cached: [SessionEntry]) {
+        sessions = Self.unique(cached)
+    }
+
+    /// Applies a live answer of `GET /api/sessions`: replaces the sessions and the hosts' health.
+    public mutating func applyLiveFetch(_ listing: SessionListing) {
+        sessions = Self.unique(listing.sessions.map { SessionEntry(sid: $0.sid, report: $0.report) })
+        var health: [HostID: HostHealth] = [:]
+        for session in listing.sessions {
+            let isDown = session.displayState == .unknown
+            health[session.report.host] = isDown || health[session.report.host] == .knownDown ? .knownDown : .up
+        }
+        hosts = health
+        liveSessionsFetchedOnce = true
+    }
+
+    /// Replaces (or adds) one session's report, as a server-sent change does.
+    public mutating func upsert(_ report: SessionReport, for sid: SessionID) {
+        if let index = sessions.firstIndex(where: { $0.sid == sid }) {
+            sessions[index].report = report
+        } else {
+            sessions.append(SessionEntry(sid: sid, report: report))
+        }
+    }
+
+    /// Removes a session.
+    public mutating func remove(_ sid: SessionID) { sessions.removeAll { $0.sid == sid } }
+
+    /// Sets whether a session is mid-turn (`store.busy[sid]`).
+    public mutating func setBusy(_ isBusy: Bool, for sid: SessionID) {
+        guard let index = sessions.firstIndex(where: { $0.sid == sid }) else { return }
+        sessions[index].report.busy = isBusy
+    }
+
+    /// Sets or clears what a session waits on (`store.prompts[sid]`).
+    public mutating func setPrompt(_ prompt: Prompt?, for sid: SessionID) {
+        guard let index = sessions.firstIndex(where: { $0.sid == sid }) else { return }
+        sessions[index].report.prompt = prompt
+    }
+
+    /// Marks a host known down or up again.
+    public mutating func setHost(_ host: HostID, health: HostHealth) { hosts[host] = health }
+
+    static func unique(_ entries: [SessionEntry]) -> [SessionEntry] {
+        var seen = Set<SessionID>()
+        return entries.filter { seen.insert($0.sid).inserted }
+    }
+}

@@ -1,0 +1,86 @@
+#if canImport(SwiftUI)
+import FleetCore
+import SwiftUI
+
+extension Accent {
+    /// The accent as a SwiftUI colour (amber #FF9F0A when anything waits on a person, else green #30D158).
+    public var color: Color {
+        switch self {
+        case .amber: Color(red: 1.0, green: 0x9F / 255.0, blue: 0x0A / 255.0)
+        case .green: Color(red: 0x30 / 255.0, green: 0xD1 / 255.0, blue: 0x58 / 255.0)
+        }
+    }
+}
+
+/// The 8 pt accent dot (compact leading, minimal, expanded header).
+public struct AccentDot: View {
+    let accent: Accent
+    public init(_ accent: Accent) { self.accent = accent }
+    public var body: some View {
+        Circle().fill(accent.color).frame(width: 8, height: 8)
+    }
+}
+
+/// The header line: active total, working, needs input. Always drawn first so it is never clipped.
+public struct FleetHeaderView: View {
+    let layout: SurfaceLayout
+    public init(_ layout: SurfaceLayout) { self.layout = layout }
+    public var body: some View {
+        HStack(spacing: 8) {
+            if layout.showsAccentDot { AccentDot(layout.accent) }
+            Text("\(layout.activeTotal)").font(.headline.monospacedDigit())
+            Text("Active").font(.subheadline).foregroundStyle(.secondary)
+            Spacer()
+            Label("\(layout.working)", systemImage: "bolt.fill").foregroundStyle(Accent.green.color)
+            Label("\(layout.needsInput)", systemImage: "hand.raised.fill").foregroundStyle(Accent.amber.color)
+        }
+        .font(.subheadline.monospacedDigit())
+    }
+}
+
+/// One session row: state mark, title, elapsed time.
+public struct FleetRowView: View {
+    let row: Row
+    public init(_ row: Row) { self.row = row }
+    public var body: some View {
+        HStack(spacing: 6) {
+            Circle().fill(row.state == .needsInput ? Accent.amber.color : Accent.green.color).frame(width: 6, height: 6)
+            Text(row.title.isEmpty ? row.sid.rawValue : row.title).lineLimit(1).truncationMode(.tail)
+            Spacer(minLength: 4)
+            ElapsedTimeText(since: row.since).foregroundStyle(.secondary)
+        }
+        .font(.footnote)
+    }
+}
+
+/// The rows and the "N More" line of a surface with a row budget (lock screen, expanded island).
+public struct FleetRowsView: View {
+    let layout: SurfaceLayout
+    public init(_ layout: SurfaceLayout) { self.layout = layout }
+    public var body: some View {
+        VStack(alignment: .leading, spacing: 2) {
+            ForEach(layout.rows, id: \.sid) { FleetRowView($0) }
+            if let overflow = layout.overflowText {
+                Text(overflow).font(.caption).foregroundStyle(.secondary)
+            }
+        }
+    }
+}
+
+/// The lock screen card: header, then at most 3 rows (the ~160 pt budget), then the overflow line.
+public struct FleetLockScreenView: View {
+    let layout: SurfaceLayout
+    public init(_ state: ContentState) { layout = SurfaceLayout(state, on: .lockScreen) }
+    public var body: some View {
+        VStack(alignment: .leading, spacing: 6) {
+            FleetHeaderView(layout)
+            FleetRowsView(layout)
+        }
+        .padding(14)
+        .frame(maxWidth: .infinity, alignment: .topLeading)
+        .overlay(alignment: .leading) {
+            Rectangle().fill(layout.accent.color).frame(width: 3)
+        }
+    }
+}
+#endif

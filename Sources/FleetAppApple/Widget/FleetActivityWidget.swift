@@ -1,0 +1,49 @@
+#if canImport(ActivityKit) && canImport(WidgetKit) && canImport(SwiftUI)
+import ActivityKit
+import FleetCore
+import SwiftUI
+import WidgetKit
+
+/// The fleet card's one ActivityConfiguration, rendering FleetCore's surface budgets in four places.
+///
+/// The widget extension's bundle lists it: `@main struct LFGWidgets: WidgetBundle { var body: some
+/// Widget { FleetActivityWidget() } }`.
+public struct FleetActivityWidget: Widget {
+    public init() {}
+
+    public var body: some WidgetConfiguration {
+        ActivityConfiguration(for: LFGFleetAttributes.self) { context in
+            FleetLockScreenView(context.state)
+                .activityBackgroundTint(Color.black.opacity(0.6))
+        } dynamicIsland: { context in
+            let expanded = SurfaceLayout(context.state, on: .islandExpanded)
+            let compact = SurfaceLayout(context.state, on: .islandCompact)
+            let minimal = SurfaceLayout(context.state, on: .islandMinimal)
+            return DynamicIsland {
+                // Expanded: 2 rows, the third folded into the overflow count.
+                DynamicIslandExpandedRegion(.leading) {
+                    AccentDot(expanded.accent).padding(.leading, 6)
+                }
+                DynamicIslandExpandedRegion(.bottom) {
+                    VStack(alignment: .leading, spacing: 4) {
+                        FleetHeaderView(expanded)
+                        FleetRowsView(expanded)
+                    }
+                }
+            } compactLeading: {
+                // An 8 pt dot, padded 6 pt off the sensor cutout.
+                AccentDot(compact.accent).padding(.leading, 6)
+            } compactTrailing: {
+                Text("\(compact.activeTotal)")
+                    .font(.caption.monospacedDigit())
+                    .foregroundStyle(compact.accent.color)
+                    .padding(.trailing, 6)
+            } minimal: {
+                // Shared with another app: the same dot, no separate treatment.
+                AccentDot(minimal.accent)
+            }
+            .keylineTint(expanded.accent.color)
+        }
+    }
+}
+#endif

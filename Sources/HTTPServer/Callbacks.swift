@@ -1,0 +1,27 @@
+internal import CMicroHTTPD
+
+/// libmicrohttpd's access handler: forwards to the `ServerCore` behind `context`.
+func accessHandler(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ upload: UnsafePointer<CChar>?,
+    _ uploadSize: UnsafeMutablePointer<Int>?, _ contextSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let context, let connection, let url, let method, let uploadSize, let contextSlot else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    let slice = UnsafeRawBufferPointer(start: upload, count: upload == nil ? 0 : uploadSize.pointee)
+    return core.handleAccess(
+        connection: connection, url: String(cString: url), method: String(cString: method), upload: slice,
+        uploadSize: uploadSize, contextSlot: contextSlot)
+}
+
+/// libmicrohttpd's request-completed callback: wakes the request's task and releases its context.
+func requestCompleted(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ contextSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode
+) {
+    guard let contextSlot, let raw = contextSlot.pointee else { return }
+    let context = Unmanaged<RequestContext>.fromOpaque(raw)
+    context.takeUnretainedValue().markCompleted()
+    context.release()
+    contextSlot.pointee = nil
+}

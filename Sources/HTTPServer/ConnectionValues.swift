@@ -1,0 +1,51 @@
+internal import CMicroHTTPD
+internal import CMicroHTTPDShims
+import Foundation
+
+/// Reads a connection's request headers, query arguments and peer address out of libmicrohttpd.
+enum ConnectionValues {
+    /// Collects `(key, value)` pairs of one kind; used through an `Unmanaged` pointer from the C iterator.
+    private final class Collector {
+        var pairs: [(String, String)] = []
+    }
+
+    /// Header fields with lower-cased names; repeated fields are joined with ", ".
+    static func headers(of connection: OpaquePointer) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in pairs(of: connection, kind: .HEADER_KIND) {
+            let key = name.lowercased()
+            headers[key] = headers[key].map { "\($0), \(value)" } ?? value
+        }
+        return headers
+    }
+
+    /// Percent-decoded query arguments (libmicrohttpd decodes them); a repeated name keeps its last value.
+    static func query(of connection: OpaquePointer) -> [String: String] {
+        var query: [String: String] = [:]
+        for (name, value) in pairs(of: connection, kind: .GET_ARGUMENT_KIND) { query[name] = value }
+        return query
+    }
+
+    /// The peer's address as text, when libmicrohttpd knows it.
+    static func peerAddress(of connection: OpaquePointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard lfg_mhd_peer_address(connection, &buffer, buffer.count) == 1 else { return nil }
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func pairs(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
+        let collector = Collector()
+        withExtendedLifetime(collector) {
+            _ = MHD_get_connection_values(connection, kind, collectPair, Unmanaged.passUnretained(collector).toOpaque())
+        }
+        return collector.pairs
+    }
+
+    private static let collectPair: MHD_KeyValueIterator = { context, _, key, value in
+        guard let context, let key else { return .YES }
+        let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+        collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+        return .YES
+    }
+}

@@ -1,0 +1,31 @@
+/// Where and how the HTTP server listens.
+public struct HTTPServerConfiguration: Sendable, Equatable {
+    /// The IPv4 address to bind, as a dotted quad (`127.0.0.1` keeps the server on loopback).
+    public var bindAddress: String
+    /// The TCP port; 0 asks the system for any free port (read the real one from `HTTPServer.start()`).
+    public var port: UInt16
+    /// Request bodies larger than this many bytes are answered 413 before the handler runs.
+    public var maxBodyBytes: Int
+    /// An idle connection is closed after this many seconds (0 = never). Streaming responses
+    /// waiting for their next event are not idle.
+    public var connectionTimeoutSeconds: UInt32
+    /// Threads serving sockets (libmicrohttpd's epoll pool); handlers themselves run on Swift tasks.
+    public var threadPoolSize: UInt32
+    /// At most this many connections at once; further ones are refused by the listener.
+    public var connectionLimit: UInt32
+
+    /// The contract's limit on request bodies: 64 KiB.
+    public static let contractMaxBodyBytes = 64 * 1024
+
+    public init(
+        bindAddress: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = contractMaxBodyBytes,
+        connectionTimeoutSeconds: UInt32 = 60, threadPoolSize: UInt32 = 2, connectionLimit: UInt32 = 1_000
+    ) {
+        self.bindAddress = bindAddress
+        self.port = port
+        self.maxBodyBytes = maxBodyBytes
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.threadPoolSize = threadPoolSize
+        self.connectionLimit = connectionLimit
+    }
+}

@@ -1,0 +1,107 @@
+internal import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// The bridge between a streaming response's `AsyncStream<Data>` (the producer, on a Swift task) and
+/// libmicrohttpd's content-reader callback (the consumer, on a libmicrohttpd thread).
+///
+/// When the buffer is empty the reader suspends the connection and returns 0; `append` and `finish`
+/// resume it. Suspending and resuming both happen under the one mutex, so a resume is never lost.
+/// `close` comes from libmicrohttpd's free callback once the connection is gone (finished or the
+/// client disconnected); after it the connection pointer is never touched again.
+final class ResponseStream: Sendable {
+    private struct State {
+        var buffer = Data()
+        var isFinished = false
+        var isSuspended = false
+        var isClosed = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let connection: UncheckedSendable<OpaquePointer>
+    private let state = Mutex(State())
+
+    init(connection: UncheckedSendable<OpaquePointer>) {
+        self.connection = connection
+    }
+
+    /// Adds a chunk for the client; returns false once the connection is closed (stop producing).
+    func append(_ chunk: Data) -> Bool {
+        state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.buffer.append(chunk)
+            resumeIfSuspended(&state)
+            return true
+        }
+    }
+
+    /// Ends the response after the buffered bytes.
+    func finish() {
+        state.withLock { state in
+            state.isFinished = true
+            if !state.isClosed { resumeIfSuspended(&state) }
+        }
+    }
+
+    /// Called by libmicrohttpd's free callback: the connection is gone.
+    func close() {
+        state.withLock { state in
+            state.isClosed = true
+            state.isSuspended = false
+            state.waiter?.resume()
+            state.waiter = nil
+        }
+    }
+
+    /// Returns once libmicrohttpd is done with the stream (sent its end, or the client went away).
+    func waitUntilClosed() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            state.withLock { state in
+                if state.isClosed {
+                    continuation.resume()
+                } else {
+                    state.waiter = continuation
+                }
+            }
+        }
+    }
+
+    /// The content reader: copies up to `capacity` buffered bytes into `destination`.
+    /// Returns the count, 0 after suspending the connection when nothing is buffered, or -1 at the end.
+    func read(into destination: UnsafeMutableRawPointer, capacity: Int) -> Int {
+        state.withLock { state in
+            if !state.buffer.isEmpty {
+                let count = min(capacity, state.buffer.count)
+                state.buffer.copyBytes(to: destination.assumingMemoryBound(to: UInt8.self), count: count)
+                state.buffer.removeFirst(count)
+                return count
+            }
+            if state.isFinished || state.isClosed { return -1 }
+            state.isSuspended = true
+            MHD_suspend_connection(connection.value)
+            return 0
+        }
+    }
+
+    private func resumeIfSuspended(_ state: inout State) {
+        guard state.isSuspended else { return }
+        state.isSuspended = false
+        MHD_resume_connection(connection.value)
+    }
+}
+
+/// libmicrohttpd's content-reader callback for streaming responses.
+func streamReader(
+    _ context: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int
+) -> Int {
+    guard let context, let buffer else { return -1 }
+    return Unmanaged<ResponseStream>.fromOpaque(context).takeUnretainedValue().read(into: buffer, capacity: capacity)
+}
+
+/// libmicrohttpd's free callback for streaming responses: the connection is done with the stream.
+func streamReleased(_ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    let stream = Unmanaged<ResponseStream>.fromOpaque(context)
+    stream.takeUnretainedValue().close()
+    stream.release()
+}

@@ -1,0 +1,63 @@
+import FleetCore
+
+/// One report on its way to the control plane: `PUT /api/sessions/{sid}` with the whole report.
+public struct SpooledReport: Hashable, Sendable, Codable {
+    public var sid: SessionID
+    public var report: SessionReport
+
+    public init(sid: SessionID, report: SessionReport) {
+        self.sid = sid
+        self.report = report
+    }
+}
+
+/// How one delivery attempt ended.
+public enum DeliveryOutcome: Hashable, Sendable {
+    /// The server took it.
+    case delivered
+    /// The server refused it for good (400, 404, 413): retrying would fail again, so it is dropped.
+    case rejected(status: Int)
+    /// Not delivered for now (unreachable, timed out, 401, 5xx): keep it, stop, retry later in order.
+    case failed(reason: String)
+
+    /// The outcome of an HTTP status: 2xx delivered, 400/404/405/413/422 rejected, anything else failed.
+    public static func forStatus(_ status: Int) -> DeliveryOutcome {
+        switch status {
+        case 200..<300: .delivered
+        case 400, 404, 405, 413, 422: .rejected(status: status)
+        default: .failed(reason: "HTTP \(status)")
+        }
+    }
+}
+
+/// Where reports go. Implementations must return within `timeout` (seconds) and never throw:
+/// every failure is an outcome, because the hook must never break the agent.
+public protocol ReportDelivery: Sendable {
+    func deliver(_ report: SpooledReport, timeout: Double) async -> DeliveryOutcome
+}
+
+/// An in-memory delivery for tests and for a server that applies spooled reports to its own store.
+public actor RecordingReportDelivery: ReportDelivery {
+    /// Every report delivered, in order.
+    public private(set) var delivered: [SpooledReport] = []
+    /// Every report attempted, in order (delivered or not).
+    public private(set) var attempts: [SpooledReport] = []
+    private var outcomes: @Sendable (SpooledReport) -> DeliveryOutcome
+
+    /// `outcome` decides each attempt; the default delivers everything.
+    public init(outcome: @escaping @Sendable (SpooledReport) -> DeliveryOutcome = { _ in .delivered }) {
+        outcomes = outcome
+    }
+
+    /// Changes how later attempts end (e.g. the server comes back).
+    public func setOutcome(_ outcome: @escaping @Sendable (SpooledReport) -> DeliveryOutcome) {
+        outcomes = outcome
+    }
+
+    public func deliver(_ report: SpooledReport, timeout: Double) async -> DeliveryOutcome {
+        attempts.append(report)
+        let outcome = outcomes(report)
+        if outcome == .delivered { delivered.append(report) }
+        return outcome
+    }
+}

@@ -1,0 +1,224 @@
+/// Parses JSON text into a ``JSONValue`` (RFC 8259, no comments, no trailing commas).
+public enum JSONParser {
+    /// Why a text is not JSON, with the line and column (both from 1) where parsing stopped.
+    public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var line: Int
+        public var column: Int
+        public var problem: String
+        public var description: String { "line \(line), column \(column): \(problem)" }
+    }
+
+    /// Parses one JSON value that fills `text` (surrounding whitespace allowed).
+    public static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
+        var scanner = Scanner(bytes: Array(text.utf8))
+        scanner.skipWhitespace()
+        let value = try scanner.value(depth: 0)
+        scanner.skipWhitespace()
+        guard scanner.isAtEnd else { throw scanner.error("unexpected text after the JSON value") }
+        return value
+    }
+}
+
+/// A byte cursor over UTF-8 JSON text.
+private struct Scanner {
+    let bytes: [UInt8]
+    var index = 0
+    /// Deep nesting would overflow the stack; no settings file or hook payload needs this much.
+    let maxDepth = 512
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { index >= bytes.count }
+
+    func error(_ problem: String) -> JSONParser.SyntaxError {
+        var line = 1
+        var column = 1
+        for byte in bytes[..<min(index, bytes.count)] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return JSONParser.SyntaxError(line: line, column: column, problem: problem)
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+    }
+
+    mutating func value(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
+        guard depth < maxDepth else { throw error("nested more than \(maxDepth) levels deep") }
+        guard !isAtEnd else { throw error("unexpected end of text, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw error("unexpected character, expected a value")
+        }
+    }
+
+    mutating func literal(_ word: String) throws(JSONParser.SyntaxError) {
+        let expected = Array(word.utf8)
+        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
+            throw error("unexpected character, expected a value")
+        }
+        index += expected.count
+    }
+
+    mutating func object(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
+        index += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if !isAtEnd, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard !isAtEnd, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try string()
+            skipWhitespace()
+            guard !isAtEnd, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after the key") }
+            index += 1
+            skipWhitespace()
+            object[key] = try value(depth: depth + 1)
+            skipWhitespace()
+            guard !isAtEnd else { throw error("unexpected end of text, expected ',' or '}'") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
+            index += 1
+            return .object(object)
+        }
+    }
+
+    mutating func array(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if !isAtEnd, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try value(depth: depth + 1))
+            skipWhitespace()
+            guard !isAtEnd else { throw error("unexpected end of text, expected ',' or ']'") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
+            index += 1
+            return .array(elements)
+        }
+    }
+
+    mutating func number() throws(JSONParser.SyntaxError) -> String {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard digits() > 0 else { throw error("expected a digit") }
+        if !isAtEnd, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("expected a digit after '.'") }
+        }
+        if !isAtEnd, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if !isAtEnd, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("expected a digit in the exponent") }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    mutating func digits() -> Int {
+        let start = index
+        while !isAtEnd, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        return index - start
+    }
+
+    mutating func string() throws(JSONParser.SyntaxError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flushRun(_ scanner: Scanner) {
+            scalars.append(contentsOf: String(decoding: scanner.bytes[runStart..<scanner.index], as: UTF8.self).unicodeScalars)
+        }
+        while true {
+            guard !isAtEnd else { throw error("unterminated string") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                flushRun(self)
+                index += 1
+                return String(scalars)
+            }
+            guard byte >= 0x20 else { throw error("control character inside a string; escape it") }
+            guard byte == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
+            flushRun(self)
+            index += 1
+            guard !isAtEnd else { throw error("unterminated escape") }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
+            default: throw error("unknown escape '\\\(Character(Unicode.Scalar(escape)))'")
+            }
+            runStart = index
+        }
+    }
+
+    /// `\uXXXX`, joining a surrogate pair; a lone surrogate becomes U+FFFD rather than failing.
+    mutating func unicodeEscape() throws(JSONParser.SyntaxError) -> Unicode.Scalar {
+        let high = try hex4()
+        if (0xD800...0xDBFF).contains(high), bytes.count - index >= 6,
+            bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+        {
+            index += 2
+            let low = try hex4()
+            if (0xDC00...0xDFFF).contains(low) {
+                return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
+            }
+            return "\u{FFFD}"
+        }
+        return Unicode.Scalar(high) ?? "\u{FFFD}"
+    }
+
+    mutating func hex4() throws(JSONParser.SyntaxError) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw error("expected four hex digits after \\u") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let digit = hexDigit(bytes[index]) else { throw error("expected four hex digits after \\u") }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+}

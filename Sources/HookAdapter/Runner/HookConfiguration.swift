@@ -1,0 +1,62 @@
+import FleetCore
+
+/// Where the hook reports and with what credentials (CONTRACT section 4).
+///
+/// Read from the process environment, then `$LFG_HOME/.env` (the environment wins).
+public struct HookConfiguration: Hashable, Sendable {
+    /// The control plane's default address.
+    public static let defaultURL = "http://127.0.0.1:8766"
+
+    /// `$LFG_HOME` (default `~/.lfg`).
+    public var home: String
+    /// `$LFG_URL` without a trailing slash.
+    public var url: String
+    /// The bearer token: `LFG_AUTH_TOKEN`, else `$LFG_HOME/auth-token`; nil when neither exists.
+    public var token: String?
+    /// `LFG_HOST`: the host name the reports carry (an extension; default `local`).
+    public var host: HostID
+
+    public init(home: String, url: String = defaultURL, token: String? = nil, host: HostID = .local) {
+        self.home = home
+        self.url = url
+        self.token = token
+        self.host = host
+    }
+
+    /// Resolves the configuration from `environment`, reading files through `readFile` (path -> text).
+    public static func resolve(environment: [String: String], readFile: (String) -> String?) -> HookConfiguration {
+        let home = environment["LFG_HOME"].nonEmpty ?? ((environment["HOME"].nonEmpty ?? ".") + "/.lfg")
+        let dotEnv = readFile(home + "/.env").map(parseDotEnv) ?? [:]
+        func setting(_ name: String) -> String? { environment[name].nonEmpty ?? dotEnv[name].nonEmpty }
+        var url = setting("LFG_URL") ?? defaultURL
+        while url.hasSuffix("/") { url.removeLast() }
+        let tokenFile = readFile(home + "/auth-token").map { $0.trimmingWhitespace() }
+        return HookConfiguration(
+            home: home, url: url, token: setting("LFG_AUTH_TOKEN") ?? tokenFile.nonEmpty,
+            host: setting("LFG_HOST").map { HostID($0) } ?? .local)
+    }
+
+    /// `KEY=VALUE` lines; `#` comments, blank lines, an `export ` prefix and surrounding quotes allowed.
+    static func parseDotEnv(_ text: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for rawLine in text.split(whereSeparator: \.isNewline) {
+            var line = String(rawLine).trimmingWhitespace()
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            if line.hasPrefix("export ") { line = String(line.dropFirst(7)) }
+            guard let split = line.firstIndex(of: "=") else { continue }
+            let key = String(line[..<split]).trimmingWhitespace()
+            var value = String(line[line.index(after: split)...]).trimmingWhitespace()
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            values[key] = value
+        }
+        return values
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}

@@ -1,0 +1,119 @@
+/// LFG's entries in a Claude Code settings document, added and removed as pure JSON transformations.
+///
+/// LFG's handler is recognised by its command: `<path ending in /lfg or lfg> hook`. Install adds one
+/// matcher group `{"hooks": [handler]}` to each event LFG maps (no matcher: every tool, every
+/// notification); everything else in the document, the user's own hooks included, stays as it was.
+public struct HookSettingsEditor: Sendable {
+    /// The shell command Claude Code runs, e.g. `/usr/local/bin/lfg hook`.
+    public var command: String
+    /// Seconds Claude Code waits for the handler; the hook bounds itself far below it.
+    public static let handlerTimeout = 5
+
+    /// An editor whose handler runs the `lfg` executable at `executablePath`.
+    public init(executablePath: String) {
+        command = Self.shellQuoted(executablePath) + " hook"
+    }
+
+    /// LFG's handler object.
+    public var handler: JSONValue {
+        .object(["type": .string("command"), "command": .string(command), "timeout": .number("\(Self.handlerTimeout)")])
+    }
+
+    /// LFG's matcher group for one event.
+    public var group: JSONValue { .object(["hooks": .array([handler])]) }
+
+    /// `settings` with LFG's handler on every mapped event, exactly once; a document that already
+    /// has exactly that comes back unchanged. Throws when the document's shape leaves no place for hooks.
+    public func install(into settings: JSONValue) throws(SettingsShapeError) -> JSONValue {
+        guard var root = settings.objectValue else {
+            throw SettingsShapeError("the file holds \(settings.kindName), not a JSON object")
+        }
+        var hooks = JSONObject()
+        if let existing = root["hooks"] {
+            guard let object = existing.objectValue else {
+                throw SettingsShapeError("\"hooks\" is \(existing.kindName), not an object")
+            }
+            hooks = object
+        }
+        for event in HookEventName.installed.map(\.rawValue) {
+            var groups: [JSONValue] = []
+            if let existing = hooks[event] {
+                guard let array = existing.arrayValue else {
+                    throw SettingsShapeError("\"hooks.\(event)\" is \(existing.kindName), not an array")
+                }
+                groups = array
+            }
+            let others = Self.removingLFG(from: groups)
+            let isInstalledExactly = groups.filter { $0 == group }.count == 1 && others.count == groups.count - 1
+            if !isInstalledExactly { hooks[event] = .array(others + [group]) }
+        }
+        root["hooks"] = .object(hooks)
+        return .object(root)
+    }
+
+    /// `settings` without any LFG handler. Groups and event keys left empty by the removal go too,
+    /// and so does `hooks` when nothing else is in it; malformed parts LFG did not write are left alone.
+    public static func uninstall(from settings: JSONValue) -> JSONValue {
+        guard var root = settings.objectValue, var hooks = root["hooks"]?.objectValue else { return settings }
+        var changed = false
+        for member in hooks.members {
+            guard let groups = member.value.arrayValue else { continue }
+            let kept = removingLFG(from: groups)
+            guard kept != groups else { continue }
+            changed = true
+            hooks[member.key] = kept.isEmpty ? nil : .array(kept)
+        }
+        guard changed else { return settings }
+        root["hooks"] = hooks.isEmpty ? nil : .object(hooks)
+        return .object(root)
+    }
+
+    /// `groups` without LFG's handlers; a group that held only LFG handlers disappears.
+    static func removingLFG(from groups: [JSONValue]) -> [JSONValue] {
+        groups.compactMap { group in
+            guard var object = group.objectValue, let handlers = object["hooks"]?.arrayValue else { return group }
+            let kept = handlers.filter { !isLFGHandler($0) }
+            guard kept.count != handlers.count else { return group }
+            guard !kept.isEmpty else { return nil }
+            object["hooks"] = .array(kept)
+            return .object(object)
+        }
+    }
+
+    /// Whether `handler` runs `lfg hook` (any path to `lfg`, quoted or not).
+    public static func isLFGHandler(_ handler: JSONValue) -> Bool {
+        guard handler["type"]?.stringValue == "command", let command = handler["command"]?.stringValue else {
+            return false
+        }
+        guard let (program, rest) = splitFirstWord(command.trimmingWhitespace()) else { return false }
+        return (program == "lfg" || program.hasSuffix("/lfg")) && String(rest).trimmingWhitespace() == "hook"
+    }
+
+    /// The first shell word (single or double quotes removed) and the text after it.
+    static func splitFirstWord(_ command: String) -> (String, Substring)? {
+        guard let first = command.first else { return nil }
+        if first == "'" || first == "\"" {
+            let body = command.dropFirst()
+            guard let close = body.firstIndex(of: first) else { return nil }
+            return (String(body[..<close]), body[body.index(after: close)...])
+        }
+        let end = command.firstIndex(where: \.isWhitespace) ?? command.endIndex
+        return (String(command[..<end]), command[end...])
+    }
+
+    /// `path` as one shell word: unchanged when plain, single-quoted otherwise.
+    static func shellQuoted(_ path: String) -> String {
+        let plain = !path.isEmpty && path.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "/._-+@%:,".unicodeScalars.contains($0))
+        }
+        if plain { return path }
+        return "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+}
+
+/// A settings document whose shape leaves no place for LFG's hooks.
+public struct SettingsShapeError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

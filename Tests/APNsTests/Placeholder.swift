@@ -1,1 +1,0 @@
-// Tests for APNs live in this folder.

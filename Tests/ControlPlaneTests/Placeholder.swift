@@ -1,1 +1,0 @@
-// Tests for ControlPlane live in this folder.

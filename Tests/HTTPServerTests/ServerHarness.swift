@@ -1,0 +1,36 @@
+import Foundation
+import HTTPClient
+import HTTPServer
+import HTTPTypes
+import Synchronization
+
+/// Runs `body` against a server on a free loopback port, then cancels the server and waits for its shutdown.
+func withServer(
+    maxBodyBytes: Int = HTTPServerConfiguration.contractMaxBodyBytes, handler: some HTTPHandler,
+    _ body: (_ baseURL: String) async throws -> Void
+) async throws {
+    let server = HTTPServer(configuration: .init(port: 0, maxBodyBytes: maxBodyBytes), handler: handler)
+    let port = try server.start()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await server.run() }
+        try await body("http://127.0.0.1:\(port)")
+        group.cancelAll()
+        try await group.waitForAll()
+    }
+}
+
+/// Records what a handler saw, for assertions after the request.
+final class Recorder<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+    func record(_ value: Value) { values.withLock { $0.append(value) } }
+    var all: [Value] { values.withLock { $0 } }
+}
+
+/// A one-shot signal a test awaits instead of sleeping.
+final class Signal: Sendable {
+    private let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+    init() { (stream, continuation) = AsyncStream.makeStream(of: Void.self) }
+    func fire() { continuation.yield() }
+    func wait() async { for await _ in stream { return } }
+}

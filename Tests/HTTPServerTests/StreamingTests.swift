@@ -1,0 +1,79 @@
+import Foundation
+import HTTPClient
+import HTTPServer
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// A server-sent-events producer the test drives by hand.
+final class EventSource: Sendable {
+    let stream: AsyncStream<Data>
+    let continuation: AsyncStream<Data>.Continuation
+    let terminated = Signal()
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream(of: Data.self)
+        continuation.onTermination = { [terminated] _ in terminated.fire() }
+    }
+
+    func send(event: String) { continuation.yield(Data("data: \(event)\n\n".utf8)) }
+}
+
+@Suite struct StreamingTests {
+    let client = HTTPClient()
+
+    @Test("Server-sent events arrive in order and the stream ends when the producer finishes")
+    func eventsArriveInOrder() async throws {
+        let source = EventSource()
+        let handler = HandlerFunction { _ in
+            HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(source.stream))
+        }
+        try await withServer(handler: handler) { base in
+            let stream = try await client.openStream(HTTPClientRequest(url: "\(base)/events"))
+            #expect(stream.status == 200)
+            #expect(stream.header("content-type") == "text/event-stream")
+            for index in 1...3 { source.send(event: "e\(index)") }
+            source.continuation.finish()
+            var lines: [String] = []
+            for try await line in stream.lines where !line.isEmpty { lines.append(line) }
+            #expect(lines == ["data: e1", "data: e2", "data: e3"])
+        }
+    }
+
+    @Test("When the client disconnects, the producer's stream is terminated")
+    func disconnectTerminatesProducer() async throws {
+        let source = EventSource()
+        let handler = HandlerFunction { _ in
+            HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(source.stream))
+        }
+        try await withServer(handler: handler) { base in
+            let stream = try await client.openStream(HTTPClientRequest(url: "\(base)/events"))
+            source.send(event: "first")
+            var iterator = stream.lines.makeAsyncIterator()
+            #expect(try await iterator.next() == "data: first")
+            stream.cancel()
+            // A suspended connection learns of the disconnect on its next write; this one needs many writes.
+            source.continuation.yield(Data(count: 8 * 1024 * 1024))
+            await source.terminated.wait()
+        }
+    }
+
+    @Test("Cancelling the server finishes an open stream and run() returns")
+    func shutdownEndsOpenStreams() async throws {
+        let source = EventSource()
+        let handler = HandlerFunction { _ in
+            HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(source.stream))
+        }
+        let server = HTTPServer(configuration: .init(port: 0), handler: handler)
+        let port = try server.start()
+        let running = Task { try await server.run() }
+        let stream = try await client.openStream(HTTPClientRequest(url: "http://127.0.0.1:\(port)/events"))
+        source.send(event: "only")
+        running.cancel()
+        var lines: [String] = []
+        for try await line in stream.lines where !line.isEmpty { lines.append(line) }
+        try await running.value
+        #expect(lines == ["data: only"])
+        await source.terminated.wait()
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import HookAdapter
+import Testing
+
+@Suite("lfg hooks install and uninstall on settings files")
+struct HooksCommandTests {
+    static let userSettings = """
+        {
+          "permissions": {"allow": ["Bash(git status)"]},
+          "hooks": {
+            "Notification": [{"matcher": "idle_prompt", "hooks": [{"type": "command", "command": "notify-send idle"}]}]
+          }
+        }
+
+        """
+
+    static func install(_ folder: TemporaryFolder, _ name: String = "settings.json") async -> (status: Int32, output: String, errors: String) {
+        await CapturedRun.run(["hooks", "install", "--settings", folder.file(name), "--lfg", "/opt/lfg/bin/lfg"])
+    }
+
+    @Test("Install backs up the user's file, adds LFG's hooks, and keeps the user's own hook")
+    func install() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("settings.json", Self.userSettings)
+        let run = await Self.install(folder)
+        #expect(run.status == 0)
+        #expect(run.output.contains("Added `/opt/lfg/bin/lfg hook`"))
+        let backups = folder.names().filter { $0.hasPrefix("settings.json.lfg-backup-") }
+        #expect(backups.count == 1)
+        #expect(folder.read(try #require(backups.first)) == Self.userSettings)
+        let written = try JSONParser.parse(try #require(folder.read("settings.json")))
+        let notification = try #require(written["hooks"]?["Notification"]?.arrayValue)
+        #expect(notification.count == 2)
+        #expect(notification[0]["matcher"] == .string("idle_prompt"))
+        #expect(written["permissions"] == (try JSONParser.parse(Self.userSettings))["permissions"])
+    }
+
+    @Test("A second install changes nothing: same bytes, no new backup")
+    func secondInstall() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("settings.json", Self.userSettings)
+        _ = await Self.install(folder)
+        let before = folder.read("settings.json")
+        let names = folder.names()
+        let run = await Self.install(folder)
+        #expect(run.status == 0)
+        #expect(run.output.contains("nothing changed"))
+        #expect(folder.read("settings.json") == before)
+        #expect(folder.names() == names)
+    }
+
+    @Test("Install creates a missing settings file (and its folder) without a backup")
+    func missingFile() async throws {
+        let folder = try TemporaryFolder()
+        let run = await CapturedRun.run(["hooks", "install", "--settings", folder.file("claude/settings.json"), "--lfg", "lfg"])
+        #expect(run.status == 0)
+        let written = try JSONParser.parse(try #require(folder.read("claude/settings.json")))
+        #expect(written["hooks"]?["SessionStart"]?.arrayValue?.count == 1)
+        #expect(folder.names() == ["claude"])
+    }
+
+    @Test("A settings file that is not valid JSON is refused by name, and left as it was")
+    func invalidJSON() async throws {
+        let folder = try TemporaryFolder()
+        let broken = "{\n  \"model\": \"opus\",\n}\n"
+        try folder.write("settings.json", broken)
+        for command in [["hooks", "install"], ["hooks", "uninstall"]] {
+            let run = await CapturedRun.run(command + ["--settings", folder.file("settings.json")])
+            #expect(run.status == 1)
+            #expect(run.errors.contains(folder.file("settings.json") + " is not valid JSON (line 3, column 1"))
+            #expect(run.errors.contains("Nothing was changed"))
+            #expect(folder.read("settings.json") == broken)
+            #expect(folder.names() == ["settings.json"])
+        }
+    }
+
+    @Test("Uninstall gives back the user's settings and keeps their hooks")
+    func uninstall() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("settings.json", Self.userSettings)
+        _ = await Self.install(folder)
+        let run = await CapturedRun.run(["hooks", "uninstall", "--settings", folder.file("settings.json")])
+        #expect(run.status == 0)
+        #expect(run.output.contains("Removed LFG's hooks"))
+        #expect(try JSONParser.parse(try #require(folder.read("settings.json"))) == (try JSONParser.parse(Self.userSettings)))
+        #expect(folder.names().filter { $0.contains("lfg-backup") }.count == 2)
+        let again = await CapturedRun.run(["hooks", "uninstall", "--settings", folder.file("settings.json")])
+        #expect(again.output.contains("nothing changed"))
+    }
+
+    @Test("Install writes through a symlinked settings file instead of replacing the link")
+    func symlink() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("dotfiles.json", "{}")
+        try FileManager.default.createSymbolicLink(atPath: folder.file("settings.json"), withDestinationPath: folder.file("dotfiles.json"))
+        _ = await Self.install(folder)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.file("settings.json")) == folder.file("dotfiles.json"))
+        #expect(folder.read("dotfiles.json")?.contains("lfg hook") == true)
+    }
+
+    @Test("The default settings file is Claude Code's user settings")
+    func defaultPath() {
+        #expect(SettingsFile.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.claude/settings.json")
+        #expect(SettingsFile.defaultPath(environment: ["HOME": "/home/u", "CLAUDE_CONFIG_DIR": "/cfg"]) == "/cfg/settings.json")
+    }
+}

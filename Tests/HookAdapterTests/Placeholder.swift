@@ -1,1 +1,0 @@
-// Tests for HookAdapter live in this folder.
