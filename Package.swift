@@ -2,7 +2,7 @@
 // LFG: one Live Activity per phone that shows what every coding agent is doing.
 // Module map (dependencies point inward; FleetCore depends on nothing):
 //   shared   FleetCore
-//   APNs     APNs (pure) <- ES256OpenSSL, APNsCurl, APNsMock (adapters)
+//   APNs     APNs (pure) <- ES256OpenSSL, APNsHTTP2, APNsMock (adapters over HTTP2Wire: nghttp2 + sockets + TLS)
 //   server   ControlPlane (watcher, routes, store protocol) <- StoreSQLite, HTTPServer, HTTPClient (adapters)
 //            HTTPTypes (pure request/response/handler types both sides share)
 //   app      FleetApp (ActivityKit behind a protocol) <- FleetAppApple (thin, Apple-only)
@@ -37,8 +37,9 @@ let package = Package(
         // MARK: APNs provider
         .target(name: "APNs", dependencies: ["FleetCore"], swiftSettings: strict),
         .target(name: "ES256OpenSSL", dependencies: ["APNs", "COpenSSL"], swiftSettings: strict),
-        .target(name: "APNsCurl", dependencies: ["APNs", "CCurl", "CCurlShims"], swiftSettings: strict),
-        .target(name: "APNsMock", dependencies: ["APNs", "ES256OpenSSL", "CNGHTTP2", "COpenSSL"], swiftSettings: strict),
+        .target(name: "HTTP2Wire", dependencies: ["CNGHTTP2", "COpenSSL"], swiftSettings: strict),
+        .target(name: "APNsHTTP2", dependencies: ["APNs", "HTTP2Wire"], swiftSettings: strict),
+        .target(name: "APNsMock", dependencies: ["APNs", "ES256OpenSSL", "HTTP2Wire"], swiftSettings: strict),
 
         // MARK: control plane
         .target(name: "HTTPTypes", swiftSettings: strict),
@@ -60,7 +61,7 @@ let package = Package(
         .target(
             name: "LFGCommand",
             dependencies: [
-                "FleetCore", "APNs", "ES256OpenSSL", "APNsCurl", "APNsMock", "HTTPServer", "HTTPClient",
+                "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
                 "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter",
             ],
             swiftSettings: strict
@@ -69,7 +70,9 @@ let package = Package(
 
         // MARK: tests (one target per module)
         .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore"], swiftSettings: strict),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "ES256OpenSSL", "APNsCurl", "APNsMock"], swiftSettings: strict),
+        .testTarget(
+            name: "APNsTests", dependencies: ["APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTP2Wire"], swiftSettings: strict
+        ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient"], swiftSettings: strict),
         .testTarget(
             name: "ControlPlaneTests",

@@ -9,3 +9,4 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/rand.h>
+#include <openssl/x509v3.h>

@@ -1,4 +1,4 @@
-public import APNs
+import APNs
 internal import COpenSSL
 
 /// Checks ES256 signatures against a P-256 public key: how the APNs stand-in verifies provider tokens.

@@ -1,4 +1,4 @@
-public import APNs
+import APNs
 internal import COpenSSL
 
 /// A P-256 private key held by OpenSSL's libcrypto, signing provider tokens with `EVP_DigestSign`.

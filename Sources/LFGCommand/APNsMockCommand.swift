@@ -1,14 +1,111 @@
+import APNs
+import APNsMock
+import Dispatch
+import ES256OpenSSL
+import Foundation
+
 /// `lfg apns-mock`: run a local APNs stand-in speaking HTTP/2
 public struct APNsMockCommand: Command {
     public static let name = "apns-mock"
     public static let summary = "run a local APNs stand-in speaking HTTP/2"
-    public static let usage = "Usage: lfg apns-mock [--port N] [--tls]"
+    public static let usage = """
+        Usage: lfg apns-mock [--port N] [--tls] [--key-file PEM] [--bundle-id ID] [--ca-out FILE] [--quiet]
+
+        Serves APNs' device-push API on 127.0.0.1 (default port 2197): h2c with prior knowledge, or
+        TLS with ALPN h2 under --tls (a throwaway certificate, written to --ca-out for clients to trust).
+        Provider tokens are verified against the public half of --key-file (default LFG_APNS_KEY_FILE);
+        without a key any well-formed ES256 token is accepted. --bundle-id (default LFG_APNS_BUNDLE_ID)
+        makes topics checked. Prints one JSON line per request (token prefixes only) unless --quiet.
+        Program it over its own port: POST /mock/tokens/<hex> {"behaviour": "live|dead-but-200|
+        unregistered|bad-device-token|fail", "status"?, "count"?}, POST /mock/faults {"fault":
+        "goaway|drop|expire-provider-tokens", "after"?}, POST /mock/reset, GET /mock/records.
+        """
+
+    let port: UInt16
+    let isTLS: Bool
+    let keyFile: String?
+    let bundleID: String?
+    let caOut: String?
+    let isQuiet: Bool
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        arguments = ArgumentList([])
+        port = UInt16(try arguments.integer("--port", in: 0...65535) ?? 2197)
+        isTLS = arguments.flag("--tls")
+        keyFile = try arguments.value("--key-file")
+        bundleID = try arguments.value("--bundle-id")
+        caOut = try arguments.value("--ca-out")
+        isQuiet = arguments.flag("--quiet")
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        throw CommandFailure("'lfg apns-mock' is not built yet")
+        var verifier: ES256Verifier?
+        if let path = keyFile ?? context.environment["LFG_APNS_KEY_FILE"] {
+            guard let pem = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure("cannot read the key file '\(path)'; give a .p8 or public-key PEM with --key-file")
+            }
+            do { verifier = try ES256Verifier(publicKeyPEM: Array(pem)) } catch { throw CommandFailure("\(path): \(error)") }
+        }
+        var check: (@Sendable (String) -> ProviderTokenClaims?)?
+        if let verifier {
+            check = { token in verifier.verify(providerToken: token) }
+        }
+        var printer: (@Sendable (MockRecord) -> Void)?
+        if !isQuiet {
+            printer = { record in context.write(record.jsonLine + "\n") }
+        }
+        let bundle = (bundleID ?? context.environment["LFG_APNS_BUNDLE_ID"]).map { BundleID($0) }
+        let server: APNsMockServer
+        do {
+            server = try APNsMockServer(port: port, tls: isTLS, verifier: check, bundleID: bundle, onRecord: printer)
+        } catch {
+            throw CommandFailure("cannot start the stand-in: \(error)")
+        }
+        var banner: [String: Any] = ["listening": server.baseURL, "tls": isTLS, "verifying": verifier != nil]
+        if let certificate = server.certificatePEM {
+            let path = caOut ?? NSTemporaryDirectory() + "lfg-apns-mock-\(server.port)-ca.pem"
+            guard FileManager.default.createFile(atPath: path, contents: Data(certificate.utf8)) else {
+                throw CommandFailure("cannot write the certificate to '\(path)'; pick another --ca-out")
+            }
+            banner["caFile"] = path
+        }
+        let line = try JSONSerialization.data(withJSONObject: banner, options: [.sortedKeys, .withoutEscapingSlashes])
+        context.write(String(decoding: line, as: UTF8.self) + "\n")
+        await Self.waitForInterrupt()
+        server.stop()
+        return 0
+    }
+
+    /// Suspends until SIGINT or SIGTERM.
+    static func waitForInterrupt() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumed = SignalLatch(continuation)
+            for signalNumber in [SIGINT, SIGTERM] {
+                signal(signalNumber, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+                source.setEventHandler { resumed.fire() }
+                source.resume()
+                resumed.keep(source)
+            }
+        }
+    }
+}
+
+/// Resumes a continuation once, from whichever signal arrives first; keeps the signal sources alive.
+private final class SignalLatch: @unchecked Sendable {
+    // Guarded by `lock`: the continuation is resumed at most once, the sources live as long as the latch.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var sources: [any DispatchSourceSignal] = []
+
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+
+    func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
+
+    func fire() {
+        let pending = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        pending?.resume()
     }
 }

@@ -48,7 +48,7 @@ public struct PushResponse: Hashable, Sendable {
             latencyMilliseconds: latencyMilliseconds, attempts: attempts)
     }
 
-    /// A push that got no HTTP answer: always ``PushOutcome/retryLater``.
+    /// A push that got no HTTP answer: ``PushOutcome/retryLater``, or a configuration error when signing failed.
     public static func transportFailed(_ failure: TransportFailure, latencyMilliseconds: Double = 0, attempts: Int = 1)
         -> PushResponse
     {
@@ -57,7 +57,7 @@ public struct PushResponse: Hashable, Sendable {
 
     /// What to do about this answer; nil when it was accepted.
     public var remedy: PushRemedy? {
-        if failure != nil { return .reconnect }
+        if let failure { return failure.kind == .signingFailed ? .fixConfiguration : .reconnect }
         if status == 200 { return nil }
         if let reason, reason.isKnown { return reason.remedy }
         switch status {
@@ -79,7 +79,8 @@ extension APNsReason {
     }
 }
 
-/// Why a push got no HTTP answer. Always retryable: nothing reached a verdict on the token.
+/// Why a push got no HTTP answer. Retryable (nothing reached a verdict on the token), except a
+/// signing failure, which is a configuration error.
 public struct TransportFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of failure.
     public enum Kind: String, Hashable, Sendable, Codable {
@@ -95,6 +96,8 @@ public struct TransportFailure: Error, Hashable, Sendable, CustomStringConvertib
         case protocolError
         /// The transport was shut down.
         case cancelled
+        /// The provider token could not be signed: a configuration problem, not a network one.
+        case signingFailed
     }
 
     public let kind: Kind

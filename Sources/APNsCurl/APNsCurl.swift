@@ -1,1 +1,0 @@
-// The APNsCurl module; see Package.swift for its place in the architecture.

@@ -1,0 +1,61 @@
+import APNs
+import Foundation
+
+/// The stand-in's control surface over its own HTTP/2 port, for code outside the process
+/// (`curl --http2-prior-knowledge`):
+///
+/// - `GET /mock/records` -> every record as printable JSON (token prefixes only)
+/// - `POST /mock/tokens/<hex>` `{"behaviour": "live|dead-but-200|unregistered|bad-device-token|fail", "status"?, "reason"?, "count"?}`
+/// - `POST /mock/default` with the same body: the behaviour of unprogrammed tokens
+/// - `POST /mock/faults` `{"fault": "goaway|drop|expire-provider-tokens", "after"?: N}`
+/// - `POST /mock/reset`
+enum MockControl {
+    static let prefix = "/mock/"
+
+    static func handle(_ request: MockRequest, state: MockState) -> (Int, [UInt8]) {
+        let route = String(request.path.dropFirst(prefix.count))
+        let body = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any] ?? [:]
+        switch (request.method, route) {
+        case ("GET", "records"):
+            let records = state.records.map(\.printable)
+            return (200, Array((try? JSONSerialization.data(withJSONObject: records, options: [.sortedKeys])) ?? Data()))
+        case ("POST", "reset"):
+            state.reset()
+            return ok
+        case ("POST", "default"):
+            guard let behaviour = behaviour(from: body) else { return badBehaviour }
+            state.programDefault(behaviour)
+            return ok
+        case ("POST", "faults"):
+            let after = (body["after"] as? Int) ?? 1
+            switch body["fault"] as? String {
+            case "goaway": state.inject(.goAwayAfter(requests: after))
+            case "drop": state.inject(.dropConnectionAt(request: after))
+            case "expire-provider-tokens": state.inject(.expireProviderTokens)
+            default: return error("fault must be goaway, drop or expire-provider-tokens")
+            }
+            return ok
+        case ("POST", _) where route.hasPrefix("tokens/"):
+            let token = String(route.dropFirst("tokens/".count))
+            guard (try? DeviceToken(hex: token)) != nil else { return error("the token must be hex") }
+            guard let behaviour = behaviour(from: body) else { return badBehaviour }
+            state.program(token, behaviour)
+            return ok
+        default:
+            return (404, Array(#"{"error":"unknown mock route"}"#.utf8))
+        }
+    }
+
+    static let ok = (200, Array(#"{"ok":true}"#.utf8))
+    static let badBehaviour = error("behaviour must be live, dead-but-200, unregistered, bad-device-token or fail")
+
+    static func error(_ message: String) -> (Int, [UInt8]) {
+        (400, Array((try? JSONSerialization.data(withJSONObject: ["error": message])) ?? Data()))
+    }
+
+    static func behaviour(from body: [String: Any]) -> MockBehaviour? {
+        guard let name = body["behaviour"] as? String else { return nil }
+        return MockBehaviour(
+            name: name, status: body["status"] as? Int, reason: body["reason"] as? String, count: body["count"] as? Int)
+    }
+}

@@ -1,0 +1,152 @@
+import APNs
+import FleetCore
+import Foundation
+import Synchronization
+
+/// What the stand-in does with one request after deciding.
+enum MockAction: Equatable {
+    /// Answer normally.
+    case respond
+    /// Answer, then send GOAWAY on this connection and refuse later streams.
+    case respondThenGoAway
+    /// Close the connection without answering.
+    case dropConnection
+}
+
+/// The stand-in's programmable state: per-token behaviours, pending faults and the record of every
+/// request. Thread-safe: the server's loop and any caller share it through one lock.
+public final class MockState: Sendable {
+    struct Inner {
+        var behaviours: [String: MockBehaviour] = [:]
+        var fallbackAfterFailing: [String: MockBehaviour] = [:]
+        var defaultBehaviour: MockBehaviour = .live
+        var faults: [MockFault] = []
+        var requestsUntilGoAway: Int?
+        var requestsUntilDrop: Int?
+        var expiringProviderTokens = false
+        var expiredProviderTokens: Set<String> = []
+        var records: [MockRecord] = []
+        var verified: [String: ProviderTokenClaims] = [:]
+    }
+
+    private let inner = Mutex(Inner())
+    let verifier: (@Sendable (String) -> ProviderTokenClaims?)?
+    let bundleID: BundleID?
+    let clock: WallClock
+    /// Called with each new record (for printing), outside the lock.
+    let onRecord: (@Sendable (MockRecord) -> Void)?
+
+    init(verifier: (@Sendable (String) -> ProviderTokenClaims?)?, bundleID: BundleID?, clock: WallClock,
+         onRecord: (@Sendable (MockRecord) -> Void)?) {
+        self.verifier = verifier
+        self.bundleID = bundleID
+        self.clock = clock
+        self.onRecord = onRecord
+    }
+
+    /// Sets how pushes to `token` are answered (lowercase hex).
+    public func program(_ token: String, _ behaviour: MockBehaviour) {
+        inner.withLock { state in
+            let key = token.lowercased()
+            if case .failing = behaviour { state.fallbackAfterFailing[key] = state.behaviours[key] ?? state.defaultBehaviour }
+            state.behaviours[key] = behaviour
+        }
+    }
+
+    /// Sets how pushes to tokens nobody programmed are answered (`live` unless changed).
+    public func programDefault(_ behaviour: MockBehaviour) { inner.withLock { $0.defaultBehaviour = behaviour } }
+
+    /// Arms a one-shot connection fault.
+    public func inject(_ fault: MockFault) {
+        inner.withLock { state in
+            switch fault {
+            case .goAwayAfter(let requests): state.requestsUntilGoAway = max(1, requests)
+            case .dropConnectionAt(let request): state.requestsUntilDrop = max(1, request)
+            case .expireProviderTokens: state.expiringProviderTokens = true
+            }
+        }
+    }
+
+    /// Forgets behaviours, faults and records.
+    public func reset() { inner.withLock { $0 = Inner() } }
+
+    /// Every request so far, in arrival order.
+    public var records: [MockRecord] { inner.withLock { $0.records } }
+
+    /// The requests to `token` (hex, any case).
+    public func records(for token: String) -> [MockRecord] {
+        let key = token.lowercased()
+        return inner.withLock { $0.records.filter { $0.token == key } }
+    }
+
+    /// Decides one request: records it and returns the answer (status, headers, body) and what to do.
+    func handle(_ request: MockRequest, connection: Int) -> (MockRecord, MockAction) {
+        let now = clock.now()
+        let (record, action) = inner.withLock { state -> (MockRecord, MockAction) in
+            var action = MockAction.respond
+            if let remaining = state.requestsUntilDrop {
+                state.requestsUntilDrop = remaining > 1 ? remaining - 1 : nil
+                if remaining == 1 { action = .dropConnection }
+            }
+            if action == .respond, let remaining = state.requestsUntilGoAway {
+                state.requestsUntilGoAway = remaining > 1 ? remaining - 1 : nil
+                if remaining == 1 { action = .respondThenGoAway }
+            }
+            let bearer = request.headers["authorization"].map { String($0.dropFirst(7)) } ?? ""
+            if state.expiringProviderTokens, !bearer.isEmpty {
+                state.expiringProviderTokens = false
+                state.expiredProviderTokens.insert(bearer)
+            }
+            var verdict = MockRules.rejection(of: request, now: now, bundleID: bundleID) { jwt in
+                verify(jwt, cache: &state.verified)
+            }
+            if verdict == nil, state.expiredProviderTokens.contains(bearer) { verdict = (403, .expiredProviderToken) }
+            let token = (request.token ?? "").lowercased()
+            var delivered = false
+            if verdict == nil {
+                switch state.behaviours[token] ?? state.defaultBehaviour {
+                case .live: delivered = true
+                case .deadButAccepted: break
+                case .unregistered: verdict = (410, .unregistered)
+                case .badDeviceToken: verdict = (400, .badDeviceToken)
+                case .failing(let status, let reason, let count):
+                    verdict = (status, reason)
+                    state.behaviours[token] = count > 1
+                        ? .failing(status: status, reason: reason, count: count - 1)
+                        : state.fallbackAfterFailing.removeValue(forKey: token) ?? state.defaultBehaviour
+                }
+            }
+            var headers = request.headers
+            headers["authorization"] = nil
+            let record = MockRecord(
+                sequence: state.records.count + 1, connection: connection, receivedAt: now, method: request.method,
+                path: request.token == nil ? request.path : "/3/device/" + token, token: token, headers: headers,
+                body: request.body,
+                providerToken: bearer.isEmpty ? nil : verify(bearer, cache: &state.verified),
+                status: action == .dropConnection ? 0 : verdict?.status ?? 200,
+                reason: action == .dropConnection ? nil : verdict?.reason,
+                apnsID: request.headers["apns-id"] ?? UUID().uuidString.lowercased(),
+                isDelivered: action != .dropConnection && delivered)
+            state.records.append(record)
+            return (record, action)
+        }
+        onRecord?(record)
+        return (record, action)
+    }
+
+    /// Verifies a JWT once per distinct token: signature checks cost ~100 µs, and a provider reuses one token.
+    private func verify(_ jwt: String, cache: inout [String: ProviderTokenClaims]) -> ProviderTokenClaims? {
+        if let claims = cache[jwt] { return claims }
+        let claims: ProviderTokenClaims?
+        if let verifier {
+            claims = verifier(jwt)
+        } else {
+            claims = ParsedProviderToken(jwt).flatMap { $0.algorithm == "ES256" ? $0.claims : nil }
+        }
+        if let claims {
+            if cache.count > 64 { cache.removeAll() }
+            cache[jwt] = claims
+        }
+        return claims
+    }
+}

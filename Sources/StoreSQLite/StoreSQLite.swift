@@ -1,1 +1,0 @@
-// The StoreSQLite module; see Package.swift for its place in the architecture.

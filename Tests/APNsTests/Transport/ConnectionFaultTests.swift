@@ -1,0 +1,109 @@
+import APNs
+import APNsHTTP2
+import APNsMock
+import FleetCore
+import Testing
+
+@Suite struct ConnectionFaultTests {
+    /// Sends pushes to tokens 0..<count at once and returns their responses.
+    func sendAll(_ sender: HTTP2PushSender, count: Int) async -> [PushResponse] {
+        await withTaskGroup(of: PushResponse.self) { group in
+            for index in 0..<count { group.addTask { await sender.send(MockHarness.update(index)) } }
+            var responses: [PushResponse] = []
+            for await response in group { responses.append(response) }
+            return responses
+        }
+    }
+
+    /// Per token, how many times the stand-in answered 200.
+    func acceptedCounts(_ server: APNsMockServer, count: Int) -> [Int] {
+        (0..<count).map { index in server.state.records(for: MockHarness.token(index).hex).filter { $0.status == 200 }.count }
+    }
+
+    @Test("GOAWAY mid-stream: refused pushes are resent on a new connection, none lost, none accepted twice")
+    func goAway() async throws {
+        let harness = try MockHarness()
+        defer { harness.stop() }
+        _ = await harness.sender.send(MockHarness.update(999))  // open the connection and learn its stream limit
+        harness.server.state.inject(.goAwayAfter(requests: 5))
+        let responses = await sendAll(harness.sender, count: 60)
+        #expect(responses.allSatisfy { $0.outcome == .accepted })
+        #expect(acceptedCounts(harness.server, count: 60) == Array(repeating: 1, count: 60))
+        #expect(harness.server.connectionsAccepted == 2)
+        #expect(harness.sender.connectionsOpened == 2)
+    }
+
+    @Test("A connection dropped mid-stream: unanswered pushes are resent, answered ones never are")
+    func connectionDrop() async throws {
+        let harness = try MockHarness()
+        defer { harness.stop() }
+        _ = await harness.sender.send(MockHarness.update(999))
+        harness.server.state.inject(.dropConnectionAt(request: 4))
+        let responses = await withTaskGroup(of: (Int, PushResponse).self) { group in
+            for index in 0..<40 { group.addTask { (index, await harness.sender.send(MockHarness.update(index))) } }
+            var responses: [Int: PushResponse] = [:]
+            for await (index, response) in group { responses[index] = response }
+            return responses
+        }
+        #expect(responses.values.allSatisfy { $0.outcome == .accepted })
+        // The server saw each push exactly as often as the client put it on the wire: a push is sent
+        // again only when its answer never arrived, never after the caller was told it was accepted.
+        let seen = (0..<40).map { harness.server.state.records(for: MockHarness.token($0).hex).count }
+        #expect(seen == (0..<40).map { responses[$0]?.attempts ?? 0 })
+        #expect(harness.server.state.records.contains { $0.status == 0 }, "the dropped request was recorded unanswered")
+        #expect(responses.values.contains { $0.attempts == 2 })
+        #expect(harness.server.connectionsAccepted == 2)
+    }
+
+    @Test("Drops past the attempt budget give a retry-later transport failure, not a throw")
+    func attemptBudget() async throws {
+        let harness = try MockHarness(maximumAttempts: 2)
+        defer { harness.stop() }
+        harness.server.state.inject(.dropConnectionAt(request: 1))
+        let first = await harness.sender.send(MockHarness.update(1))
+        #expect(first.outcome == .accepted && first.attempts == 2)
+        harness.server.state.inject(.dropConnectionAt(request: 1))
+        let stillOK = await harness.sender.send(MockHarness.update(2))
+        #expect(stillOK.outcome == .accepted)
+        let budget = try MockHarness(maximumAttempts: 1)
+        defer { budget.stop() }
+        budget.server.state.inject(.dropConnectionAt(request: 1))
+        let lost = await budget.sender.send(MockHarness.update(3))
+        #expect(lost.outcome == .retryLater)
+        #expect(lost.failure?.kind == .connectionLost)
+    }
+
+    @Test("TLS with ALPN h2 works when the stand-in's certificate is trusted through the CA file")
+    func tls() async throws {
+        let harness = try MockHarness(tls: true)
+        defer { harness.stop() }
+        let response = await harness.sender.send(MockHarness.update(1))
+        #expect(response.outcome == .accepted)
+        #expect(harness.server.baseURL.hasPrefix("https://"))
+    }
+
+    @Test("An untrusted certificate is a retry-later connect failure naming the certificate")
+    func untrusted() async throws {
+        let harness = try MockHarness(tls: true, trustCertificate: false)
+        defer { harness.stop() }
+        let response = await harness.sender.send(MockHarness.update(1))
+        #expect(response.outcome == .retryLater)
+        #expect(response.failure?.kind == .connectFailed)
+        #expect(response.failure?.message.contains("certificate") == true)
+    }
+
+    @Test("Nothing listening: a retry-later connect failure; after shutdown: cancelled")
+    func refusedAndShutdown() async throws {
+        let server = try APNsMockServer()
+        let url = server.baseURL
+        server.stop()
+        let endpoint = try Endpoint(url: url)
+        let sender = try HTTP2PushSender(options: .init(endpoints: [.sandbox: endpoint]), tokens: nil)
+        let refused = await sender.send(MockHarness.update(1))
+        #expect(refused.outcome == .retryLater && refused.failure?.kind == .connectFailed)
+        let production = try PushRequest.widgetReload(token: Fixture.token, environment: .production, bundleID: Fixture.bundle)
+        #expect(await sender.send(production).failure?.kind == .connectFailed)
+        sender.shutdown()
+        #expect(await sender.send(MockHarness.update(1)).failure?.kind == .cancelled)
+    }
+}

@@ -1,0 +1,116 @@
+import ControlPlane
+import FleetCore
+import Foundation
+import StoreSQLite
+import Testing
+
+/// A unique temporary folder per test.
+func makeTemporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "lfg-test-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+enum StoreKind: String, CaseIterable, Sendable {
+    case memory, sqlite
+
+    func make() throws -> any Store {
+        switch self {
+        case .memory: return InMemoryStore()
+        case .sqlite: return try SQLiteStore(path: try makeTemporaryDirectory() + "/lfg.sqlite", now: 1)
+        }
+    }
+}
+
+/// One suite, run against both stores: they must behave alike.
+@Suite struct StoreSuiteTests {
+    static let record = DeviceRecord(
+        profile: DeviceProfile(env: .sandbox, platform: "ios", apnsToken: hexA, hiddenDirs: ["/x"]),
+        tokens: [
+            LiveActivityToken(kind: .update, env: .sandbox, hex: hexB, registeredAt: 20),
+            LiveActivityToken(kind: .pushToStart, env: .production, hex: hexA, registeredAt: 10),
+        ],
+        card: FleetCard(
+            contentState: ContentState(working: 1, rows: [Row(sid: "s1", title: "Build", state: .working, since: 5)], updatedAt: 9),
+            startedAt: 5, origin: .pushToStart),
+        veto: ["s1", "s2"], isVetoLogged: true)
+
+    @Test("Everything written comes back on load", arguments: StoreKind.allCases)
+    func roundTrip(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.commit([
+            .putSession("s1", SessionReport(title: "Build", host: "mac", busy: true, prompt: Prompt(kind: .plan, text: "ok?"))),
+            .putSession("s2", SessionReport(title: "gone")),
+            .deleteSession("s2"),
+            .putHost("mac", HostHeartbeat(lastSeen: 100, ttlSeconds: 30)),
+            .putDevice("phone", Self.record),
+            .putDevice("bare", DeviceRecord()),
+            .putSince(["s1": SinceEntry(state: .working, since: 5), "s3": SinceEntry(state: .needsInput, since: 6)]),
+            .deleteSince(["s3"]),
+        ])
+        let contents = try await store.load()
+        #expect(contents.sessions == ["s1": SessionReport(title: "Build", host: "mac", busy: true, prompt: Prompt(kind: .plan, text: "ok?"))])
+        #expect(contents.hosts == ["mac": HostHeartbeat(lastSeen: 100, ttlSeconds: 30)])
+        #expect(contents.devices == ["phone": Self.record, "bare": DeviceRecord()])
+        #expect(contents.since == ["s1": SinceEntry(state: .working, since: 5)])
+    }
+
+    @Test("A device write replaces its tokens, keeping their order", arguments: StoreKind.allCases)
+    func tokensReplaced(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.commit([.putDevice("phone", Self.record)])
+        var changed = Self.record
+        changed.tokens.removeFirst()
+        changed.card = nil
+        changed.veto = nil
+        try await store.commit([.putDevice("phone", changed)])
+        #expect(try await store.load().devices["phone"] == changed)
+    }
+
+    @Test("The card history opens on start and closes the device's open card on adoption and end", arguments: StoreKind.allCases)
+    func history(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.commit([
+            .recordHistory(.started("phone", at: 1, origin: .pushToStart)),
+            .recordHistory(.started("pad", at: 2, origin: .adopted)),
+            .recordHistory(.adopted("phone", at: 3)),
+            .recordHistory(.adopted("phone", at: 4)),
+            .recordHistory(.ended("phone", at: 5, reason: .clientEnded)),
+            .recordHistory(.ended("phone", at: 6, reason: .serverEnded)),
+            .recordHistory(.started("phone", at: 7, origin: .adopted)),
+        ])
+        let all = try await store.history(deviceId: nil, limit: 10)
+        #expect(all == [
+            CardHistoryRecord(deviceId: "phone", startedAt: 7, origin: .adopted),
+            CardHistoryRecord(deviceId: "pad", startedAt: 2, origin: .adopted),
+            CardHistoryRecord(deviceId: "phone", startedAt: 1, origin: .pushToStart, adoptedAt: 3, endedAt: 5, endReason: .clientEnded),
+        ])
+        #expect(try await store.history(deviceId: "phone", limit: 1).map(\.startedAt) == [7])
+    }
+}
+
+@Suite struct SQLiteStoreTests {
+    @Test("Migrations are named, applied once, recorded, and the data survives reopening")
+    func migrationsAndReopen() async throws {
+        let path = try makeTemporaryDirectory() + "/lfg.sqlite"
+        let first = try SQLiteStore(path: path, now: 1)
+        #expect(try await first.appliedMigrations() == ["001_initial"])
+        try await first.commit([.putDevice("phone", StoreSuiteTests.record)])
+        let second = try SQLiteStore(path: path, now: 2)
+        #expect(try await second.appliedMigrations() == ["001_initial"])
+        #expect(try await second.load().devices["phone"] == StoreSuiteTests.record)
+    }
+
+    @Test("Text with quotes, NULs and non-ASCII binds by explicit byte count")
+    func awkwardText() async throws {
+        let store = try SQLiteStore(path: try makeTemporaryDirectory() + "/lfg.sqlite", now: 1)
+        let title = "it's \"ok\" \u{0}after-nul é 🚀"
+        try await store.commit([.putSession("s'1", SessionReport(title: title))])
+        #expect(try await store.load().sessions["s'1"]?.title == title)
+    }
+
+    @Test("An unopenable path is an error naming the operation and what to do")
+    func unopenable() {
+        #expect(throws: StoreError.self) { try SQLiteStore(path: "/nonexistent-dir/x/lfg.sqlite") }
+    }
+}
