@@ -14,12 +14,14 @@ func accessHandler(
         uploadSize: uploadSize, contextSlot: contextSlot)
 }
 
-/// libmicrohttpd's request-completed callback: releases the request's context.
+/// libmicrohttpd's request-completed callback: wakes the request's task and releases its context.
 func requestCompleted(
     _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ contextSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode
 ) {
     guard let contextSlot, let raw = contextSlot.pointee else { return }
-    Unmanaged<RequestContext>.fromOpaque(raw).release()
+    let context = Unmanaged<RequestContext>.fromOpaque(raw)
+    context.takeUnretainedValue().markCompleted()
+    context.release()
     contextSlot.pointee = nil
 }

@@ -22,6 +22,7 @@ final class RequestContext: Sendable {
     let rawPath: String
     let connection: UncheckedSendable<OpaquePointer>
     private let phase = Mutex<Phase>(.receiving(body: Data(), isTooLarge: false))
+    private let completion = Mutex<(isCompleted: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
     init(method: String, rawPath: String, connection: OpaquePointer) {
         self.method = method
@@ -40,6 +41,24 @@ final class RequestContext: Sendable {
             phase = .waiting  // drop the reference so the append below does not copy
             body.append(contentsOf: slice)
             phase = .receiving(body: body, isTooLarge: false)
+        }
+    }
+
+    /// Called by libmicrohttpd's request-completed callback: the answer is sent or the connection is gone.
+    func markCompleted() {
+        completion.withLock { completion in
+            completion.isCompleted = true
+            completion.waiter?.resume()
+            completion.waiter = nil
+        }
+    }
+
+    /// Returns once libmicrohttpd is done with the request, so shutdown never cuts an answer short.
+    func waitUntilCompleted() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            completion.withLock { completion in
+                if completion.isCompleted { continuation.resume() } else { completion.waiter = continuation }
+            }
         }
     }
 

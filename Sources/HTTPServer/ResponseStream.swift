@@ -40,8 +40,6 @@ final class ResponseStream: Sendable {
         state.withLock { state in
             state.isFinished = true
             if !state.isClosed { resumeIfSuspended(&state) }
-            state.waiter?.resume()
-            state.waiter = nil
         }
     }
 
@@ -55,11 +53,11 @@ final class ResponseStream: Sendable {
         }
     }
 
-    /// Returns once the stream is finished or the connection closed.
-    func waitUntilDone() async {
+    /// Returns once libmicrohttpd is done with the stream (sent its end, or the client went away).
+    func waitUntilClosed() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             state.withLock { state in
-                if state.isFinished || state.isClosed {
+                if state.isClosed {
                     continuation.resume()
                 } else {
                     state.waiter = continuation

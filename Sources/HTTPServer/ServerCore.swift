@@ -66,7 +66,8 @@ final class ServerCore: Sendable {
     }
 
     /// Runs the handler for one suspended request, resumes the connection with its answer, and for a
-    /// streaming answer pumps the producer's chunks until it finishes or the client goes away.
+    /// streaming answer pumps the producer's chunks until it finishes or the client goes away. Returns
+    /// only when libmicrohttpd is done with the request, so stopping after all tasks end cuts nothing short.
     func serve(_ submission: Admission.Submission) async {
         let context = submission.context
         guard admission.claim(context) else { return }
@@ -80,6 +81,7 @@ final class ServerCore: Sendable {
             _ = context.exchange(.ready(response, nil))
             MHD_resume_connection(context.connection.value)
         }
+        await context.waitUntilCompleted()
     }
 
     /// Answers the requests no handler task took (shutdown), so no connection stays suspended.
@@ -96,15 +98,16 @@ final class ServerCore: Sendable {
 
     private static let shuttingDown = HTTPResponse.error(503, "the server is shutting down; retry in a moment")
 
-    /// Copies chunks from `source` into `stream`. When the client disconnects, the copy is cancelled,
-    /// which terminates the producer's stream (its `onTermination` runs).
+    /// Copies chunks from `source` into `stream` until the connection closes. When the client
+    /// disconnects first, the copy is cancelled, which terminates the producer's stream (its
+    /// `onTermination` runs); when the producer finishes first, this waits until the end is sent.
     private static func pump(_ source: AsyncStream<Data>, into stream: ResponseStream) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await chunk in source where !stream.append(chunk) { break }
                 stream.finish()
             }
-            group.addTask { await stream.waitUntilDone() }
+            group.addTask { await stream.waitUntilClosed() }
             await group.next()
             group.cancelAll()
         }

@@ -31,7 +31,7 @@ public struct HookCommand: Command {
         }
         let runner = HookRunner(
             files: HookFiles(home: URL(fileURLWithPath: configuration.home)), host: configuration.host,
-            delivery: HookCommand.delivery(for: configuration))
+            delivery: HookCommand.delivery(for: configuration), wallClock: { Date().timeIntervalSince1970 })
         let summary = await runner.handle(String(decoding: context.readInput(), as: UTF8.self), deadline: deadline)
         // Stderr of a hook that exits 0 only reaches Claude Code's debug log.
         if let problem = summary.problem { context.writeError("lfg hook: \(problem)\n") }

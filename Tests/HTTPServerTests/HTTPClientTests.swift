@@ -1,18 +1,15 @@
 import Foundation
 import HTTPClient
-import HTTPServer
-import HTTPTypes
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct HTTPClientTests {
     @Test("A request to a port nobody listens on fails at once with couldNotConnect")
     func serverDownFailsFast() async throws {
-        // Bind a server to learn a free port, then stop it, so nothing listens there.
-        let port: UInt16
-        do {
-            let server = HTTPServer(configuration: .init(port: 0), handler: HandlerFunction { _ in .json([0]) })
-            port = try server.start()
-        }
+        let (socket, port) = try RawSocket.refusingPort()
+        defer { close(socket) }
         let client = HTTPClient()
         await #expect(throws: HTTPClientError.self) {
             _ = try await client.send(HTTPClientRequest(url: "http://127.0.0.1:\(port)/", timeout: .milliseconds(300)))

@@ -7,8 +7,8 @@ import Testing
 struct SpoolTests {
     static let down: @Sendable (SpooledReport) -> DeliveryOutcome = { _ in .failed(reason: "connection refused") }
 
-    static func runner(_ folder: TemporaryFolder, _ delivery: RecordingReportDelivery) -> HookRunner {
-        HookRunner(files: HookFiles(home: folder.url), delivery: delivery)
+    static func runner(_ folder: TemporaryFolder, _ delivery: RecordingReportDelivery, now: UnixTime = 1_000) -> HookRunner {
+        HookRunner(files: HookFiles(home: folder.url), delivery: delivery, wallClock: { now })
     }
 
     static func deadline() -> HookDeadline { HookDeadline(seconds: 5) }
@@ -124,7 +124,9 @@ struct SpoolTests {
     @Test("A spool past its limit keeps only each session's newest report, in order")
     func compaction() async throws {
         let folder = try TemporaryFolder()
-        let runner = HookRunner(files: HookFiles(home: folder.url), delivery: RecordingReportDelivery(outcome: Self.down), spoolLimit: 10)
+        let runner = HookRunner(
+            files: HookFiles(home: folder.url), delivery: RecordingReportDelivery(outcome: Self.down), spoolLimit: 10,
+            wallClock: { 1_000 })
         var last: [String: SpooledReport] = [:]
         for index in 0..<15 {
             let sid = "s\(index % 3)"
@@ -137,5 +139,38 @@ struct SpoolTests {
         #expect(spooled.count == 7)
         #expect(Set(spooled.suffix(3)) == Set(last.values))
         #expect(spooled.last == last["s2"])
+    }
+
+    @Test("After a timeout, hooks leave the server alone for the pause, then try again")
+    func slowServerPause() async throws {
+        let folder = try TemporaryFolder()
+        let delivery = RecordingReportDelivery { _ in .timedOut(reason: "timed out") }
+        _ = await Self.runner(folder, delivery, now: 1_000).handle(RecordedPayloads.sessionStart, deadline: Self.deadline())
+        #expect(await delivery.attempts.count == 1)
+        await delivery.setOutcome { _ in .delivered }
+        let paused = await Self.runner(folder, delivery, now: 1_009.9).handle(RecordedPayloads.userPromptSubmit, deadline: Self.deadline())
+        #expect(await delivery.attempts.count == 1)
+        #expect(paused.drain.remaining == 2)
+        let resumed = await Self.runner(folder, delivery, now: 1_010).handle(RecordedPayloads.stop, deadline: Self.deadline())
+        #expect(resumed.drain.delivered == 3)
+        #expect(FileManager.default.fileExists(atPath: folder.file("hook-paused-until")) == false)
+    }
+
+    @Test("A refused connection pauses nothing: the next call tries again at once")
+    func refusedDoesNotPause() async throws {
+        let folder = try TemporaryFolder()
+        let delivery = RecordingReportDelivery(outcome: Self.down)
+        _ = await Self.runner(folder, delivery, now: 1_000).handle(RecordedPayloads.sessionStart, deadline: Self.deadline())
+        _ = await Self.runner(folder, delivery, now: 1_000.1).handle(RecordedPayloads.userPromptSubmit, deadline: Self.deadline())
+        #expect(await delivery.attempts.count == 2)
+    }
+
+    @Test("The server's start-up drain ignores the pause")
+    func serverDrainIgnoresPause() async throws {
+        let folder = try TemporaryFolder()
+        _ = await Self.runner(folder, RecordingReportDelivery { _ in .timedOut(reason: "t") }).handle(RecordedPayloads.sessionStart, deadline: Self.deadline())
+        let store = RecordingReportDelivery()
+        let result = await SpoolDrainer.drain(HookFiles(home: folder.url), using: store, deadline: Self.deadline())
+        #expect(result.delivered == 1)
     }
 }

@@ -31,6 +31,7 @@ public struct HTTPReportDelivery: ReportDelivery {
             return .forStatus(response.status)
         } catch {
             // The client's messages name the address and curl's reason, never the token.
+            if case .timedOut = error { return .timedOut(reason: error.description) }
             return .failed(reason: error.description)
         }
     }

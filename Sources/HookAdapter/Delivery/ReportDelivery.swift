@@ -19,6 +19,9 @@ public enum DeliveryOutcome: Hashable, Sendable {
     case rejected(status: Int)
     /// Not delivered for now (unreachable, timed out, 401, 5xx): keep it, stop, retry later in order.
     case failed(reason: String)
+    /// The server took the connection but did not answer in time: keep it, and give the server a
+    /// rest (``SpoolDrainer/slowServerPause``) so every hook call does not wait on a hung server.
+    case timedOut(reason: String)
 
     /// The outcome of an HTTP status: 2xx delivered, 400/404/405/413/422 rejected, anything else failed.
     public static func forStatus(_ status: Int) -> DeliveryOutcome {

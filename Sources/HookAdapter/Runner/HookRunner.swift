@@ -16,12 +16,18 @@ public struct HookRunner: Sendable {
     public var delivery: any ReportDelivery
     /// Past this many spooled reports, the spool keeps only each session's newest (see ``HookFiles``).
     public var spoolLimit: Int
+    /// Unix seconds now (the slow-server pause is kept in wall time because it spans processes).
+    public var wallClock: @Sendable () -> UnixTime
 
-    public init(files: HookFiles, host: HostID = .local, delivery: any ReportDelivery, spoolLimit: Int = defaultSpoolLimit) {
+    public init(
+        files: HookFiles, host: HostID = .local, delivery: any ReportDelivery, spoolLimit: Int = defaultSpoolLimit,
+        wallClock: @escaping @Sendable () -> UnixTime
+    ) {
         self.files = files
         self.host = host
         self.delivery = delivery
         self.spoolLimit = spoolLimit
+        self.wallClock = wallClock
     }
 
     /// What one call did.
@@ -51,7 +57,7 @@ public struct HookRunner: Sendable {
             summary.problem = "could not record the event: \(error)"
         }
         // Even a call whose own event changed nothing delivers what earlier calls spooled.
-        summary.drain = await SpoolDrainer.drain(files, using: delivery, deadline: deadline)
+        summary.drain = await SpoolDrainer.drain(files, using: delivery, deadline: deadline, now: wallClock())
         return summary
     }
 

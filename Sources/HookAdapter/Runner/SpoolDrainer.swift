@@ -1,3 +1,5 @@
+import FleetCore
+
 /// Delivers spooled reports in order: by every hook call, and by the server once at start
 /// (``drain(_:using:deadline:)`` is the function it calls, with a delivery into its own store).
 public enum SpoolDrainer {
@@ -19,13 +21,20 @@ public enum SpoolDrainer {
     public static let requestTimeout = 0.3
     /// Under this much time left, a request is not worth starting.
     static let minimumRequestTime = 0.02
+    /// Seconds hook calls leave the server alone after a request timed out: a hung server would
+    /// otherwise cost every tool call the whole request timeout. A refused connection costs nothing
+    /// and pauses nothing, so a restarted server gets its reports at the very next call.
+    public static let slowServerPause: UnixTime = 10
 
     /// Delivers the spool of `files` oldest first until it is empty, a delivery fails (the rest stays,
     /// in order), or `deadline` passes. Only one process delivers at a time; a drain that cannot get
     /// its turn before the deadline leaves the spool to the process delivering now.
-    public static func drain(_ files: HookFiles, using delivery: any ReportDelivery, deadline: HookDeadline) async
-        -> Result
-    {
+    ///
+    /// `now` (Unix seconds) enables the slow-server pause: after a timeout, drains until
+    /// `now + slowServerPause` deliver nothing. The server's own start-up drain passes nil.
+    public static func drain(
+        _ files: HookFiles, using delivery: any ReportDelivery, deadline: HookDeadline, now: UnixTime? = nil
+    ) async -> Result {
         var result = Result()
         guard let turn = FileLock.acquire(files.deliveryLock, until: deadline) else {
             result.remaining = files.spoolLines().count
@@ -33,6 +42,11 @@ public enum SpoolDrainer {
             return result
         }
         defer { turn.release() }
+        if let now, let until = files.pausedUntil(), now < until {
+            result.remaining = files.spoolLines().count
+            result.stoppedBecause = "the server timed out recently; next try after \(Int(until))"
+            return result
+        }
         while true {
             let lines = files.spoolLines()
             guard !lines.isEmpty else { break }
@@ -53,6 +67,11 @@ public enum SpoolDrainer {
                     result.stoppedBecause = reason
                     break
                 }
+                if case .timedOut(let reason) = outcome {
+                    result.stoppedBecause = reason
+                    if let now { files.pause(until: now + slowServerPause) }
+                    break
+                }
                 if case .rejected = outcome { result.rejected += 1 } else { result.delivered += 1 }
                 handled += 1
             }
@@ -66,6 +85,7 @@ public enum SpoolDrainer {
             }
             if result.stoppedBecause != nil { break }
         }
+        if result.delivered + result.rejected > 0 { files.pause(until: nil) }
         result.remaining = files.spoolLines().count
         return result
     }

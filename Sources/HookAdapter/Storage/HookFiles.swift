@@ -5,6 +5,7 @@ import Foundation
 ///
 /// - `hook-sessions/<sid>.json`: one ``HookSessionState`` per session.
 /// - `hook-spool.jsonl`: one ``SpooledReport`` per line, oldest first.
+/// - `hook-paused-until`: after a request timed out, when hooks may try the server again.
 /// - `hook.lock` guards state and spool edits (held for milliseconds);
 ///   `hook-delivery.lock` lets one process at a time deliver, so reports leave in order.
 public struct HookFiles: Sendable {
@@ -17,6 +18,7 @@ public struct HookFiles: Sendable {
     public var spool: URL { home.appendingPathComponent("hook-spool.jsonl") }
     var journalLock: String { home.appendingPathComponent("hook.lock").path }
     var deliveryLock: String { home.appendingPathComponent("hook-delivery.lock").path }
+    var pauseFile: URL { home.appendingPathComponent("hook-paused-until") }
 
     /// Creates `$LFG_HOME` (0700) and the sessions folder when missing.
     func prepare() throws {
@@ -45,6 +47,23 @@ public struct HookFiles: Sendable {
 
     func saveState(_ state: HookSessionState, for sid: String) throws {
         try JSONEncoder().encode(state).write(to: stateFile(sid), options: .atomic)
+    }
+
+    // MARK: Slow-server pause
+
+    /// The Unix time before which hooks leave a slow server alone, or nil.
+    func pausedUntil() -> UnixTime? {
+        guard let data = try? Data(contentsOf: pauseFile) else { return nil }
+        return UnixTime(String(decoding: data, as: UTF8.self).trimmingWhitespace())
+    }
+
+    /// Sets (or with nil, clears) the pause; best effort, since a lost pause only costs one timeout.
+    func pause(until time: UnixTime?) {
+        guard let time else {
+            try? FileManager.default.removeItem(at: pauseFile)
+            return
+        }
+        try? Data(String(time).utf8).write(to: pauseFile, options: .atomic)
     }
 
     // MARK: Spool

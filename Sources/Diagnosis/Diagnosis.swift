@@ -1,1 +1,0 @@
-// The Diagnosis module; see Package.swift for its place in the architecture.

@@ -1,1 +1,0 @@
-// Tests for Diagnosis live in this folder.
