@@ -1,4 +1,5 @@
 import ControlPlane
+import APNs
 import FleetCore
 import Foundation
 import HTTPTypes
