@@ -6,7 +6,7 @@
 //   server   ControlPlane (watcher, routes, store protocol) <- StoreSQLite, HTTPServer, HTTPClient (adapters)
 //            HTTPTypes (pure request/response/handler types both sides share)
 //   app      FleetApp (ActivityKit behind a protocol) <- FleetAppApple (thin, Apple-only)
-//   tools    Simulator, Diagnosis, HookAdapter, HTTPClient
+//   tools    Simulator, Diagnosis, HookAdapter, HTTPClient, Dashboard (the web page over ControlPlane)
 //   cli      LFGCommand (every `lfg` subcommand) <- lfg (main.swift only)
 import PackageDescription
 
@@ -55,6 +55,7 @@ let package = Package(
         // MARK: tools
         .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "APNs"], swiftSettings: strict),
         .target(name: "Diagnosis", swiftSettings: strict),
+        .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes"], swiftSettings: strict),
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
 
         // MARK: command line
@@ -62,7 +63,7 @@ let package = Package(
             name: "LFGCommand",
             dependencies: [
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
-                "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter",
+                "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard",
             ],
             swiftSettings: strict
         ),
@@ -82,6 +83,9 @@ let package = Package(
         .testTarget(name: "FleetAppTests", dependencies: ["FleetApp", "FleetCore"], swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
         .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis"], swiftSettings: strict),
+        .testTarget(
+            name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "HTTPTypes"],
+            swiftSettings: strict),
         .testTarget(
             name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand", "HTTPServer", "HTTPTypes"], swiftSettings: strict),
         .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand"], swiftSettings: strict),

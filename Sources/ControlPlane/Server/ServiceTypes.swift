@@ -16,6 +16,12 @@ public struct SessionListing: Hashable, Sendable, Encodable {
     public var report: SessionReport
     public var displayState: DisplayState
 
+    public init(sid: SessionID, report: SessionReport, displayState: DisplayState) {
+        self.sid = sid
+        self.report = report
+        self.displayState = displayState
+    }
+
     enum CodingKeys: String, CodingKey { case sid, displayState }
 
     public func encode(to encoder: any Encoder) throws {
@@ -35,6 +41,14 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
         public var veto: [SessionID]?
         public var tokens: TokenCounts
 
+        public init(deviceId: DeviceID, env: PushEnvironment?, card: Card?, veto: [SessionID]?, tokens: TokenCounts) {
+            self.deviceId = deviceId
+            self.env = env
+            self.card = card
+            self.veto = veto
+            self.tokens = tokens
+        }
+
         enum CodingKeys: String, CodingKey { case deviceId, env, card, veto, tokens }
 
         public func encode(to encoder: any Encoder) throws {
@@ -53,6 +67,13 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
         public var startedAt: UnixTime
         public var origin: CardOrigin
 
+        public init(contentState: ContentState?, since: SinceMap, startedAt: UnixTime, origin: CardOrigin) {
+            self.contentState = contentState
+            self.since = since
+            self.startedAt = startedAt
+            self.origin = origin
+        }
+
         enum CodingKeys: String, CodingKey { case contentState, since, startedAt, origin }
 
         public func encode(to encoder: any Encoder) throws {
@@ -67,11 +88,22 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
     public struct TokenCounts: Hashable, Sendable, Encodable {
         public var pushToStart: Int
         public var update: Int
+
+        public init(pushToStart: Int, update: Int) {
+            self.pushToStart = pushToStart
+            self.update = update
+        }
     }
 
     public var enabled: Bool
     public var reason: String?
     public var devices: [Device]
+
+    public init(enabled: Bool, reason: String?, devices: [Device]) {
+        self.enabled = enabled
+        self.reason = reason
+        self.devices = devices
+    }
 
     enum CodingKeys: String, CodingKey { case enabled, reason, devices }
 
@@ -90,4 +122,12 @@ public struct TokenListing: Hashable, Sendable, Encodable {
     public var env: PushEnvironment
     public var token: String
     public var registeredAt: UnixTime
+
+    public init(deviceId: DeviceID, kind: TokenKind, env: PushEnvironment, token: String, registeredAt: UnixTime) {
+        self.deviceId = deviceId
+        self.kind = kind
+        self.env = env
+        self.token = token
+        self.registeredAt = registeredAt
+    }
 }

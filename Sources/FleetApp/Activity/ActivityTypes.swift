@@ -1,20 +1,9 @@
 import FleetCore
 
 /// ActivityKit's id of one Live Activity (`Activity.id`).
-public struct ActivityID: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByStringLiteral,
-    CustomStringConvertible
-{
+public struct ActivityID: StringIdentifier {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { rawValue = value }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-    public static func < (lhs: ActivityID, rhs: ActivityID) -> Bool { lhs.rawValue < rhs.rawValue }
-    public var description: String { rawValue }
 }
 
 /// How a card started from the app can be reached by the server (ActivityKit's `PushType?`).

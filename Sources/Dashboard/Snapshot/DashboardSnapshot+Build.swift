@@ -1,0 +1,47 @@
+import ControlPlane
+import FleetCore
+
+extension DashboardSnapshot {
+    /// The snapshot of the control plane's answers at `now` (Unix seconds).
+    public init(
+        state: LiveActivityState, sessions: [SessionListing], tokens: [TokenListing], now: UnixTime
+    ) {
+        generatedAt = now
+        watcher = WatcherStatus(enabled: state.enabled, reason: state.reason)
+        devices = state.devices.map { device in
+            DeviceCard(
+                deviceId: device.deviceId.rawValue, env: device.env?.rawValue,
+                card: device.card.map { Self.card($0, now: now) }, veto: device.veto?.map(\.rawValue),
+                tokenCounts: TokenCounts(pushToStart: device.tokens.pushToStart, update: device.tokens.update))
+        }
+        self.sessions = sessions.map { listing in
+            SessionLine(
+                sid: listing.sid.rawValue, title: listing.report.title, host: listing.report.host.rawValue,
+                isHostDown: listing.displayState == .unknown, displayState: listing.displayState.rawValue,
+                cwd: listing.report.cwd, step: listing.report.step, promptKind: listing.report.prompt?.kind.rawValue)
+        }
+        self.tokens = tokens.map { token in
+            TokenLine(
+                deviceId: token.deviceId.rawValue, kind: token.kind.rawValue, env: token.env.rawValue,
+                token: TokenHex.short(token.token), registeredAt: token.registeredAt,
+                ageLabel: ElapsedLabel.text(since: token.registeredAt, now: now))
+        }
+        let sinces = devices.flatMap { $0.card?.content?.surfaces.first?.rows.map(\.since) ?? [] }
+            + tokens.map(\.registeredAt) + state.devices.compactMap { $0.card?.startedAt }
+        let nextChange = sinces.map { ElapsedLabel.secondsUntilNextChange(since: $0, now: now) }.min() ?? 60
+        refreshAfterSeconds = min(60, max(1, nextChange))
+    }
+
+    private static func card(_ card: LiveActivityState.Card, now: UnixTime) -> Card {
+        Card(
+            origin: card.origin.rawValue, startedAt: card.startedAt,
+            startedLabel: ElapsedLabel.text(since: card.startedAt, now: now),
+            content: card.contentState.map { state in
+                Content(
+                    working: state.working, needsInput: state.needsInput, more: state.more,
+                    activeTotal: state.activeTotal, accent: state.accent.hex, updatedAt: state.updatedAt,
+                    rows: state.rows.map { "\($0.sid.rawValue):\($0.state.rawValue)" },
+                    surfaces: CardSurface.allCases.map { SurfaceView(SurfaceLayout(state, on: $0), now: now) })
+            })
+    }
+}

@@ -1,0 +1,81 @@
+import ControlPlane
+import FleetCore
+
+/// Everything the dashboard page draws, computed on the server so the card surfaces and elapsed
+/// labels come from FleetCore's one set of rules (`SurfaceLayout`, `ElapsedLabel`); the page only paints.
+public struct DashboardSnapshot: Encodable, Sendable, Equatable {
+    /// When it was computed, Unix seconds.
+    public var generatedAt: UnixTime
+    public var watcher: WatcherStatus
+    public var devices: [DeviceCard]
+    public var sessions: [SessionLine]
+    public var tokens: [TokenLine]
+    /// Seconds until the next elapsed label changes: when the page should ask again (1 to 60).
+    public var refreshAfterSeconds: Double
+
+    /// Whether the watcher pushes, and why not.
+    public struct WatcherStatus: Encodable, Sendable, Equatable {
+        public var enabled: Bool
+        public var reason: String?
+    }
+
+    /// One device: its card as the server last sent it, drawn on every surface.
+    public struct DeviceCard: Encodable, Sendable, Equatable {
+        public var deviceId: String
+        public var env: String?
+        public var card: Card?
+        public var veto: [String]?
+        public var tokenCounts: TokenCounts
+    }
+
+    public struct TokenCounts: Encodable, Sendable, Equatable {
+        public var pushToStart: Int
+        public var update: Int
+    }
+
+    /// The card the server believes the phone shows.
+    public struct Card: Encodable, Sendable, Equatable {
+        /// `pushToStart` or `adopted`.
+        public var origin: String
+        public var startedAt: UnixTime
+        public var startedLabel: String
+        /// Nil right after an adoption, until the first push carries content.
+        public var content: Content?
+    }
+
+    /// The content state's figures and its four surface layouts.
+    public struct Content: Encodable, Sendable, Equatable {
+        public var working: Int
+        public var needsInput: Int
+        public var more: Int
+        public var activeTotal: Int
+        public var accent: String
+        public var updatedAt: UnixTime
+        /// `sid:state` for every row of the content state, in card order.
+        public var rows: [String]
+        public var surfaces: [SurfaceView]
+    }
+
+    /// One session as the list shows it.
+    public struct SessionLine: Encodable, Sendable, Equatable {
+        public var sid: String
+        public var title: String
+        public var host: String
+        /// The session's host is known down (its state reads `unknown`).
+        public var isHostDown: Bool
+        public var displayState: String
+        public var cwd: String
+        public var step: String?
+        public var promptKind: String?
+    }
+
+    /// One registered token: never more than its first 8 hex characters.
+    public struct TokenLine: Encodable, Sendable, Equatable {
+        public var deviceId: String
+        public var kind: String
+        public var env: String
+        public var token: String
+        public var registeredAt: UnixTime
+        public var ageLabel: String
+    }
+}
