@@ -1,14 +1,87 @@
-/// `lfg simulate`: run the deterministic lifecycle simulator
+import FleetCore
+import Simulator
+
+/// `lfg simulate`: runs the deterministic lifecycle simulator (contract section 3.2).
 public struct SimulateCommand: Command {
     public static let name = "simulate"
     public static let summary = "run the deterministic lifecycle simulator"
-    public static let usage = "Usage: lfg simulate [--scenario NAME|all] [--seed N] [--without GUARD]... [--json] [--list-scenarios] [--list-guards]"
+    public static let usage = """
+        Usage: lfg simulate [--scenario NAME|all] [--seed N] [--without GUARD]... [--json] [--trace]
+               lfg simulate --list-scenarios | --list-guards
+
+        Replays the seed's situations (A-G), several devices, the idle phone and a day in virtual time,
+        and reports how often the lock screen shows the truth. --without switches a guard off (repeatable)
+        so its failure comes back. The same seed gives the same output, byte for byte.
+          --scenario NAME   one scenario, or all (default)
+          --seed N          the random seed (default \(defaultSeed))
+          --json            one JSON object instead of the report
+          --trace           also print every step (pushes, cards, registrations, decisions)
+        """
+
+    /// The seed used when none is given.
+    public static let defaultSeed: UInt64 = 1
+
+    enum Mode: Equatable { case run, listScenarios, listGuards }
+
+    let mode: Mode
+    let scenarios: [String]
+    let seed: UInt64
+    let without: Set<Guard>
+    let isJSON: Bool
+    let isTracing: Bool
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        arguments = ArgumentList([])
+        let listScenarios = arguments.flag("--list-scenarios")
+        let listGuards = arguments.flag("--list-guards")
+        isJSON = arguments.flag("--json")
+        isTracing = arguments.flag("--trace")
+        let scenario = try arguments.value("--scenario") ?? "all"
+        if scenario == "all" {
+            scenarios = Scenario.all.map(\.name)
+        } else if Scenario.named(scenario) != nil {
+            scenarios = [scenario]
+        } else {
+            let names = Scenario.all.map(\.name).joined(separator: ", ")
+            throw UsageError("unknown scenario '\(scenario)'; give one of \(names), or all")
+        }
+        if let text = try arguments.value("--seed") {
+            guard let number = UInt64(text) else {
+                throw UsageError("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'")
+            }
+            seed = number
+        } else {
+            seed = Self.defaultSeed
+        }
+        var without: Set<Guard> = []
+        for name in try arguments.values("--without") {
+            guard let found = Guard(rawValue: name) else {
+                throw UsageError("unknown guard '\(name)'; run 'lfg simulate --list-guards' for the names")
+            }
+            without.insert(found)
+        }
+        self.without = without
+        guard !(listScenarios && listGuards) else {
+            throw UsageError("give --list-scenarios or --list-guards, not both")
+        }
+        mode = listScenarios ? .listScenarios : listGuards ? .listGuards : .run
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        throw CommandFailure("'lfg simulate' is not built yet")
+        switch mode {
+        case .listScenarios:
+            context.write(Scenario.all.map(\.name).joined(separator: "\n") + "\n")
+        case .listGuards:
+            context.write(Guard.allCases.map(\.rawValue).joined(separator: "\n") + "\n")
+        case .run:
+            let chosen = scenarios.compactMap(Scenario.named)
+            let report = SimulationReport.run(chosen, seed: seed, without: without, tracing: isTracing)
+            if isTracing {
+                for result in report.scenarios {
+                    context.write("== \(result.name)\n" + (result.trace ?? []).joined(separator: "\n") + "\n")
+                }
+            }
+            context.write((isJSON ? report.json : report.text) + "\n")
+        }
+        return 0
     }
 }

@@ -173,4 +173,20 @@ struct SpoolTests {
         let result = await SpoolDrainer.drain(HookFiles(home: folder.url), using: store, deadline: Self.deadline())
         #expect(result.delivered == 1)
     }
+
+    @Test("A session start deletes the state of sessions untouched for 30 days, and keeps the rest")
+    func pruning() async throws {
+        let folder = try TemporaryFolder()
+        let now = Date().timeIntervalSince1970
+        let runner = Self.runner(folder, RecordingReportDelivery(), now: now)
+        _ = await runner.handle(#"{"session_id": "old", "hook_event_name": "Stop"}"#, deadline: Self.deadline())
+        _ = await runner.handle(#"{"session_id": "recent", "hook_event_name": "Stop"}"#, deadline: Self.deadline())
+        let old = folder.file("hook-sessions/old.json")
+        let aged = Date(timeIntervalSince1970: now - HookRunner.stateLifetime - 1)
+        try FileManager.default.setAttributes([.modificationDate: aged], ofItemAtPath: old)
+        _ = await runner.handle(RecordedPayloads.sessionStart, deadline: Self.deadline())
+        #expect(!FileManager.default.fileExists(atPath: old))
+        #expect(FileManager.default.fileExists(atPath: folder.file("hook-sessions/recent.json")))
+        #expect(FileManager.default.fileExists(atPath: folder.file("hook-sessions/\(RecordedPayloads.sid).json")))
+    }
 }

@@ -9,7 +9,7 @@ public enum LiveActivityPush: Hashable, Sendable {
 }
 
 /// What became of a push on the phone. APNs answers 200 in every case: only the phone knows.
-public enum PushOutcome: Hashable, Sendable {
+public enum PushArrival: Hashable, Sendable {
     /// A live card took the push.
     case applied(ActivityID)
     /// No live card holds that token (a corpse): the payload is silently dropped.
@@ -52,7 +52,7 @@ extension InMemoryActivityHost {
     /// A push-to-start arrives for `token`. Starts a card (it arrives through `activityUpdates` if the
     /// app is running) unless the token is not this install's current one or the limit is reached.
     @discardableResult
-    public func pushToStart(token: PushToken, content: ContentState) -> PushOutcome {
+    public func pushToStart(token: PushToken, content: ContentState) -> PushArrival {
         settle()
         guard token == pushToStartToken, liveCount < behaviour.maxActivities else { return .startRefused }
         return .applied(startCard(content: content, getsUpdateToken: behaviour.pushStartedCardsGetTokens))
@@ -60,7 +60,7 @@ extension InMemoryActivityHost {
 
     /// A Live Activity push arrives for an update token.
     @discardableResult
-    public func deliver(_ push: LiveActivityPush, toUpdateToken token: PushToken) -> PushOutcome {
+    public func deliver(_ push: LiveActivityPush, toUpdateToken token: PushToken) -> PushArrival {
         settle()
         guard let index = cards.firstIndex(where: { $0.state.isLive && $0.updateToken == token }) else {
             return .droppedNoLiveCard

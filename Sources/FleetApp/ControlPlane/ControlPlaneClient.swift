@@ -5,7 +5,7 @@ public enum ControlPlaneReply: Hashable, Sendable {
     /// A 2xx with nothing the app needs.
     case accepted
     /// The answer of `GET /api/sessions`.
-    case sessions(SessionListing)
+    case sessions(SessionsReply)
 }
 
 /// Why a call to a control plane failed, and what to do about it.

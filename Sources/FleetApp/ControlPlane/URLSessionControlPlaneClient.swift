@@ -32,7 +32,7 @@ public final class URLSessionControlPlaneClient: ControlPlaneClient {
         }
         guard case .fetchSessions = call else { return .accepted }
         do {
-            return .sessions(try JSONDecoder().decode(SessionListing.self, from: data))
+            return .sessions(try JSONDecoder().decode(SessionsReply.self, from: data))
         } catch {
             throw .unreadableAnswer("\(error)")
         }

@@ -44,6 +44,10 @@ public struct FleetActivityController: Hashable, Sendable {
     public private(set) var gateState = EndGateState()
     /// The sticky `since` baselines, carried across syncs so elapsed labels survive.
     public private(set) var since: SinceMap = [:]
+    /// The sessions that were active when a card was taken away from elsewhere (the person swiped it
+    /// away). No new card is requested while every active session is among them, the app-side mirror of
+    /// the server's start veto; a card appearing again or a new active session clears it.
+    public private(set) var dismissedPopulation: Set<SessionID>?
 
     public init(endGate: EndGate = EndGate()) { self.endGate = endGate }
 
@@ -73,10 +77,12 @@ public struct FleetActivityController: Hashable, Sendable {
         case .keep:
             since = reduction.since
             if let survivor {
+                dismissedPopulation = nil
                 if !survivor.content.isSame(as: reduction.contentState, guards: guards) {
                     effects.append(.update(survivor.id, reduction.contentState))
                 }
-            } else if reduction.activeTotal > 0 {
+            } else if reduction.activeTotal > 0, !isVetoed(Set(reduction.since.keys)) {
+                dismissedPopulation = nil
                 effects.append(.request(reduction.contentState, pushType: .token))
             }
         case .end:
@@ -87,6 +93,20 @@ public struct FleetActivityController: Hashable, Sendable {
         }
         return Decision(trigger: trigger, reduction: reduction, isTrustworthy: isTrustworthy, verdict: verdict,
                         effects: effects)
+    }
+
+    /// A card the app was tracking ended without the app ending it. Returns whether to report `/ended`:
+    /// only when sessions were active (the person took the card away from a live fleet), so the server,
+    /// too, holds off starting a replacement for the same sessions.
+    public mutating func noteCardEndedElsewhere() -> Bool {
+        guard !since.isEmpty else { return false }
+        dismissedPopulation = Set(since.keys)
+        return true
+    }
+
+    func isVetoed(_ active: Set<SessionID>) -> Bool {
+        guard let dismissedPopulation else { return false }
+        return active.isSubset(of: dismissedPopulation)
     }
 
     /// The baselines to reduce with: ours, plus the rows of a card someone else wrote (a push-started

@@ -12,7 +12,7 @@ public final class FleetAppDriver {
     public let engine: FleetAppEngine
     let outbox = InMemoryControlPlaneOutbox()
     let client: any ControlPlaneClient
-    let wallClock: WallClock
+    let phoneClock: PhoneClock
     let sleeper: any Clock<Duration>
     var callTasks: [CallID: Task<Void, Never>] = [:]
     var timerTask: Task<Void, Never>?
@@ -20,13 +20,13 @@ public final class FleetAppDriver {
 
     public init(
         configuration: AppConfiguration, host: any ActivityHost, client: any ControlPlaneClient,
-        storage: any KeyValueStorage, wallClock: WallClock, sleeper: any Clock<Duration>, guards: GuardSet = .all
+        storage: any KeyValueStorage, phoneClock: PhoneClock, sleeper: any Clock<Duration>, guards: GuardSet = .all
     ) {
         self.client = client
-        self.wallClock = wallClock
+        self.phoneClock = phoneClock
         self.sleeper = sleeper
         engine = FleetAppEngine(
-            configuration: configuration, host: host, outbox: outbox, storage: storage, clock: wallClock,
+            configuration: configuration, host: host, outbox: outbox, storage: storage, clock: phoneClock,
             guards: guards)
     }
 
@@ -97,7 +97,7 @@ public final class FleetAppDriver {
         timerTask?.cancel()
         timerDue = due
         guard let due else { return }
-        let wait = max(0, due - wallClock.now)
+        let wait = max(0, due - phoneClock.now)
         let sleeper = sleeper
         timerTask = Task { [weak self] in
             do {

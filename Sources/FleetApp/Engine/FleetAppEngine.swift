@@ -25,7 +25,7 @@ public final class FleetAppEngine {
     let host: any ActivityHost
     let outbox: any ControlPlaneOutbox
     let storage: any KeyValueStorage
-    let clock: WallClock
+    let clock: PhoneClock
     var callCounter = 0
     var inFlight: [CallID: (server: ServerProfile, call: ControlPlaneCall)] = [:]
 
@@ -34,7 +34,7 @@ public final class FleetAppEngine {
 
     public init(
         configuration: AppConfiguration, host: any ActivityHost, outbox: any ControlPlaneOutbox,
-        storage: any KeyValueStorage, clock: WallClock, guards: GuardSet = .all, endGate: EndGate = EndGate(),
+        storage: any KeyValueStorage, clock: PhoneClock, guards: GuardSet = .all, endGate: EndGate = EndGate(),
         backoff: RegistrationBackoff = RegistrationBackoff(), firstCallID: CallID = 1
     ) {
         callCounter = firstCallID - 1
@@ -160,9 +160,7 @@ public final class FleetAppEngine {
                 manage(.appWillEnd(id))
                 host.end(id, finalContent: finalContent, dismissal: dismissal)
             case .reportEnded:
-                for server in configuration.registrationTargets(guards: guards) {
-                    send(.reportEnded(env: configuration.environment, deviceID: configuration.deviceID), to: server)
-                }
+                reportEnded()
             }
         }
     }
@@ -178,12 +176,20 @@ public final class FleetAppEngine {
             case .stopObservingActivity(let id): host.stopObservingActivity(id)
             case .end(let id, let dismissal): host.end(id, finalContent: nil, dismissal: dismissal)
             case .endRetired(let id): host.endRetired(id)
+            case .noteEndedElsewhere:
+                if controller.noteCardEndedElsewhere() { reportEnded() }
             case .register(let registration, let serverName):
                 guard let server = configuration.servers.first(where: { $0.name == serverName }) else { continue }
                 let call = ControlPlaneCall.registerToken(
                     registration, env: configuration.environment, deviceID: configuration.deviceID)
                 send(call, to: server)
             }
+        }
+    }
+
+    func reportEnded() {
+        for server in configuration.registrationTargets(guards: guards) {
+            send(.reportEnded(env: configuration.environment, deviceID: configuration.deviceID), to: server)
         }
     }
 

@@ -37,6 +37,8 @@ public struct LiveActivityManager: Hashable, Sendable {
         case end(ActivityID, dismissal: DismissalPolicy)
         case endRetired(ActivityID)
         case register(TokenRegistration, server: String)
+        /// A tracked card ended without the app ending it; the controller decides what that means.
+        case noteEndedElsewhere(ActivityID)
     }
 
     struct Pending: Hashable, Sendable {
@@ -86,8 +88,10 @@ public struct LiveActivityManager: Hashable, Sendable {
             guard tracked.contains(id) else { return [] }
             return offer(TokenRegistration(kind: .update, token: token), owner: id)
         case .activityStateChanged(let id, let state):
+            // A card the app ends (or dedupe ends) is untracked first, so this is an end from elsewhere:
+            // the person swiped it away, a push ended it, or the system expired it.
             guard !state.isLive, tracked.contains(id) else { return [] }
-            return untrack(id)
+            return untrack(id) + [.noteEndedElsewhere(id)]
         case .appWillEnd(let id):
             return untrack(id)
         case .registrationAnswered(let registration, let server, let succeeded, let now):

@@ -1,7 +1,7 @@
 import FleetCore
 
 /// Which of the two token kinds a registration carries. They have very different lifetimes.
-public enum TokenKind: String, Hashable, Sendable, Codable {
+public enum LiveActivityTokenKind: String, Hashable, Sendable, Codable {
     /// A property of the install (`pushToStartTokenUpdates`), re-minted on every launch; outlives every card.
     case pushToStart
     /// A property of one live card (`pushTokenUpdates`); dies with it. The server keeps one per device and env.
@@ -10,10 +10,10 @@ public enum TokenKind: String, Hashable, Sendable, Codable {
 
 /// One token to hand to a server.
 public struct TokenRegistration: Hashable, Sendable, Codable {
-    public var kind: TokenKind
+    public var kind: LiveActivityTokenKind
     public var token: PushToken
 
-    public init(kind: TokenKind, token: PushToken) {
+    public init(kind: LiveActivityTokenKind, token: PushToken) {
         self.kind = kind
         self.token = token
     }
@@ -22,9 +22,9 @@ public struct TokenRegistration: Hashable, Sendable, Codable {
 /// Where a registration goes: one server and one token kind. The server keeps one update slot per device.
 public struct RegistrationSlot: Hashable, Sendable, Codable {
     public var server: String
-    public var kind: TokenKind
+    public var kind: LiveActivityTokenKind
 
-    public init(server: String, kind: TokenKind) {
+    public init(server: String, kind: LiveActivityTokenKind) {
         self.server = server
         self.kind = kind
     }

@@ -68,7 +68,7 @@ public struct SessionModel: Hashable, Sendable {
     }
 
     /// Applies a live answer of `GET /api/sessions`: replaces the sessions and the hosts' health.
-    public mutating func applyLiveFetch(_ listing: SessionListing) {
+    public mutating func applyLiveFetch(_ listing: SessionsReply) {
         sessions = Self.unique(listing.sessions.map { SessionEntry(sid: $0.sid, report: $0.report) })
         var health: [HostID: HostHealth] = [:]
         for session in listing.sessions {

@@ -25,11 +25,11 @@ public final class SimulatedPhone {
     public private(set) var app: FleetAppEngine?
     /// Whether the app's process is suspended (alive but running nothing).
     public private(set) var isSuspended = false
-    let clock: WallClock
+    let clock: PhoneClock
     var lastCallID: CallID = 0
 
     public init(
-        configuration: AppConfiguration, clock: WallClock, storage: any KeyValueStorage = InMemoryKeyValueStorage(),
+        configuration: AppConfiguration, clock: PhoneClock, storage: any KeyValueStorage = InMemoryKeyValueStorage(),
         behaviour: InMemoryActivityHost.Behaviour = .init(), installID: UInt32 = 1, guards: GuardSet = .all
     ) {
         self.configuration = configuration

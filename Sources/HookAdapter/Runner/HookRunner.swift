@@ -8,6 +8,8 @@ import Foundation
 public struct HookRunner: Sendable {
     /// The hard bound of one hook call in seconds: well under a second even when the server hangs.
     public static let timeBudget = 0.5
+    /// Session state untouched this long (seconds) is deleted when a session starts.
+    public static let stateLifetime: UnixTime = 30 * 24 * 3600
     /// The default ``spoolLimit``.
     public static let defaultSpoolLimit = 1_000
 
@@ -78,6 +80,7 @@ public struct HookRunner: Sendable {
         }
         try files.append(reports)
         try files.compactIfOver(spoolLimit)
+        if event.name == .sessionStart { files.pruneStates(untouchedSince: wallClock() - Self.stateLifetime) }
         return reports
     }
 }

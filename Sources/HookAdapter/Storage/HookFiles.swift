@@ -49,6 +49,19 @@ public struct HookFiles: Sendable {
         try JSONEncoder().encode(state).write(to: stateFile(sid), options: .atomic)
     }
 
+    /// Deletes the state of sessions untouched since `cutoff` (Unix seconds): ended and abandoned
+    /// sessions would otherwise pile up, one small file each, forever.
+    func pruneStates(untouchedSince cutoff: UnixTime) {
+        let manager = FileManager.default
+        let files = (try? manager.contentsOfDirectory(at: sessionsFolder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        for file in files {
+            guard let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
+                modified.timeIntervalSince1970 < cutoff
+            else { continue }
+            try? manager.removeItem(at: file)
+        }
+    }
+
     // MARK: Slow-server pause
 
     /// The Unix time before which hooks leave a slow server alone, or nil.

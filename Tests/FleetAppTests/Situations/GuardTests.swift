@@ -7,7 +7,7 @@ import Testing
 @Suite struct GuardTests {
     func registrationsWithTwoServers(guards: GuardSet) throws -> PhoneHarness {
         let harness = PhoneHarness(guards: guards, servers: [PhoneHarness.home, PhoneHarness.lab])
-        harness.listing = SessionListing(sessions: [.fixture("a")])
+        harness.listing = SessionsReply(sessions: [.fixture("a")])
         harness.phone.launch(inForeground: true)
         harness.run(for: 1)
         try #require(harness.liveCards.count == 1)
@@ -33,7 +33,7 @@ import Testing
 
     func cardAfterQuietMinutes(guards: GuardSet) throws -> PhoneHarness {
         let harness = PhoneHarness(guards: guards)
-        harness.listing = SessionListing(sessions: [.fixture("a")])
+        harness.listing = SessionsReply(sessions: [.fixture("a")])
         harness.phone.launch(inForeground: true)
         harness.run(for: 1)
         try #require(harness.liveCards.count == 1)
@@ -63,7 +63,7 @@ import Testing
     @Test("Hiding a folder is an observed change: its sessions leave the card, and the server is told")
     func hiddenDirsChangeSyncs() throws {
         let harness = PhoneHarness()
-        harness.listing = SessionListing(sessions: [.fixture("a", cwd: "/work/secret/app")])
+        harness.listing = SessionsReply(sessions: [.fixture("a", cwd: "/work/secret/app")])
         harness.phone.launch(inForeground: true)
         harness.run(for: 1)
         let card = try #require(harness.liveCards.first)

@@ -39,7 +39,7 @@ import Testing
         harness.run(for: 1)
         harness.phone.terminate()
 
-        harness.listing = SessionListing(sessions: [.fixture("a")])
+        harness.listing = SessionsReply(sessions: [.fixture("a")])
         let pushToStart = try #require(harness.host.pushToStartToken)
         let outcome = harness.host.pushToStart(
             token: pushToStart, content: .fixture(working: ["a"], since: harness.now, updatedAt: harness.now))
@@ -84,7 +84,7 @@ import Testing
     @Test("D: when everything finishes, the app ends its card at once and reports /ended")
     func situationD() throws {
         let harness = PhoneHarness()
-        harness.listing = SessionListing(sessions: [.fixture("a")])
+        harness.listing = SessionsReply(sessions: [.fixture("a")])
         harness.phone.launch(inForeground: true)
         harness.run(for: 1)
         let card = try #require(harness.liveCards.first)
@@ -101,13 +101,13 @@ import Testing
 
     func hostGoesDown(guards: GuardSet) throws -> (PhoneHarness, FleetActivity) {
         let harness = PhoneHarness(guards: guards)
-        harness.listing = SessionListing(sessions: [.fixture("a", host: "mac"), .fixture("b", host: "mac")])
+        harness.listing = SessionsReply(sessions: [.fixture("a", host: "mac"), .fixture("b", host: "mac")])
         harness.phone.launch(inForeground: true)
         harness.run(for: 1)
         let card = try #require(harness.liveCards.first)
         #expect(card.content.working == 2)
 
-        harness.listing = SessionListing(sessions: [
+        harness.listing = SessionsReply(sessions: [
             .fixture("a", host: "mac", displayState: .unknown), .fixture("b", host: "mac", displayState: .unknown),
         ])
         harness.clock.advance(by: 30)
@@ -136,7 +136,7 @@ import Testing
     /// The app made a card; then the server, not knowing, push-starts a second one.
     func twoCards(guards: GuardSet) throws -> (PhoneHarness, older: ActivityID, newer: ActivityID) {
         let harness = PhoneHarness(guards: guards)
-        harness.listing = SessionListing(sessions: [.fixture("a")])
+        harness.listing = SessionsReply(sessions: [.fixture("a")])
         harness.phone.launch(inForeground: true)
         harness.run(for: 1)
         let older = try #require(harness.liveCards.first).id

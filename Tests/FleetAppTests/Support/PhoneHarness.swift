@@ -10,7 +10,7 @@ final class PhoneHarness {
     let clock = VirtualClock(now: 1_764_400_000)
     let phone: SimulatedPhone
     /// What `GET /api/sessions` answers.
-    var listing = SessionListing(sessions: [])
+    var listing = SessionsReply(sessions: [])
     /// While true, session fetches stay unanswered (a background launch before its first refresh lands).
     var holdsSessionFetches = false
     /// Servers whose calls fail as unreachable.
@@ -23,7 +23,7 @@ final class PhoneHarness {
         let configuration = AppConfiguration(
             deviceID: Self.deviceID, environment: .sandbox, servers: servers, defaultServerName: "home")
         phone = SimulatedPhone(
-            configuration: configuration, clock: clock.wallClock, storage: storage, behaviour: behaviour, guards: guards)
+            configuration: configuration, clock: clock.phoneClock, storage: storage, behaviour: behaviour, guards: guards)
     }
 
     var host: InMemoryActivityHost { phone.host }
@@ -116,7 +116,7 @@ final class PhoneHarness {
     func change(_ body: (inout SessionModel) -> Void) { phone.app?.changeModel(body) }
 }
 
-extension SessionListing.Session {
+extension SessionsReply.Session {
     /// A listed session with sensible defaults.
     static func fixture(
         _ sid: SessionID, title: String? = nil, host: HostID = .local, cwd: String = "/work", busy: Bool = true,

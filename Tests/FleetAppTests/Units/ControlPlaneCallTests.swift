@@ -59,7 +59,7 @@ import Testing
               {"sid": "a", "title": "A", "host": "mac", "busy": true, "displayState": "working"},
               {"sid": "b", "title": "B", "displayState": "somethingNew"}]}
             """#
-        let listing = try JSONDecoder().decode(SessionListing.self, from: Data(text.utf8))
+        let listing = try JSONDecoder().decode(SessionsReply.self, from: Data(text.utf8))
         #expect(listing.sessions.map(\.sid) == ["a", "b"])
         #expect(listing.sessions.map(\.displayState) == [.working, nil])
         #expect(listing.sessions[0].report == SessionReport(title: "A", host: "mac", busy: true))

@@ -4,10 +4,10 @@ import Testing
 
 /// A control plane in memory for the async driver: answers every call and records it.
 actor RecordingControlPlaneClient: ControlPlaneClient {
-    let listing: SessionListing
+    let listing: SessionsReply
     private(set) var calls: [ControlPlaneCall] = []
 
-    init(listing: SessionListing) { self.listing = listing }
+    init(listing: SessionsReply) { self.listing = listing }
 
     func perform(_ call: ControlPlaneCall, on server: ServerProfile) async throws(ControlPlaneError)
         -> ControlPlaneReply
@@ -24,14 +24,14 @@ actor RecordingControlPlaneClient: ControlPlaneClient {
     @MainActor
     func driverRunsTheEngine() async throws {
         let clock = VirtualClock()
-        let host = InMemoryActivityHost(clock: clock.wallClock)
+        let host = InMemoryActivityHost(clock: clock.phoneClock)
         host.appLaunched(inForeground: true)
-        let client = RecordingControlPlaneClient(listing: SessionListing(sessions: [.fixture("a")]))
+        let client = RecordingControlPlaneClient(listing: SessionsReply(sessions: [.fixture("a")]))
         let configuration = AppConfiguration(
             deviceID: "phone-1", environment: .production, servers: [PhoneHarness.home], defaultServerName: "home")
         let driver = FleetAppDriver(
             configuration: configuration, host: host, client: client, storage: InMemoryKeyValueStorage(),
-            wallClock: clock.wallClock, sleeper: ContinuousClock())
+            phoneClock: clock.phoneClock, sleeper: ContinuousClock())
 
         driver.launch()
         await driver.waitForCalls()

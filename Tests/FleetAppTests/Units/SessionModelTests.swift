@@ -10,7 +10,7 @@ import Testing
         model.hydrate(fromCache: [SessionEntry(sid: "a", report: SessionReport(busy: true))])
         #expect(!model.liveSessionsFetchedOnce)
         #expect(!model.fleetCountIsTrustworthy)
-        model.applyLiveFetch(SessionListing(sessions: []))
+        model.applyLiveFetch(SessionsReply(sessions: []))
         #expect(model.fleetCountIsTrustworthy)
         #expect(model.sessions.isEmpty)
     }
@@ -18,7 +18,7 @@ import Testing
     @Test("A host known down makes the count untrusted, and its sessions read unknown")
     func downHostUntrusted() {
         var model = SessionModel()
-        model.applyLiveFetch(SessionListing(sessions: [
+        model.applyLiveFetch(SessionsReply(sessions: [
             .fixture("a", host: "mac", displayState: .unknown), .fixture("b", host: "pi"),
         ]))
         #expect(model.hosts == ["mac": .knownDown, "pi": .up])
@@ -29,7 +29,7 @@ import Testing
     @Test("filteredSessions leaves out hidden folders on path boundaries; busy and prompts read through")
     func filtered() {
         var model = SessionModel()
-        model.applyLiveFetch(SessionListing(sessions: [
+        model.applyLiveFetch(SessionsReply(sessions: [
             .fixture("a", cwd: "/w/secret"), .fixture("b", cwd: "/w/secretive"),
             .fixture("c", cwd: "/w/secret/x", prompt: Prompt(kind: .permission, text: "ok?")),
         ]))
@@ -45,7 +45,7 @@ import Testing
     @Test("Adopting a card someone else wrote keeps its elapsed baselines, so nothing is pushed")
     func adoptsBaselines() {
         var model = SessionModel()
-        model.applyLiveFetch(SessionListing(sessions: [.fixture("a")]))
+        model.applyLiveFetch(SessionsReply(sessions: [.fixture("a")]))
         let card = FleetActivity(id: "x", content: .fixture(working: ["a"], since: 500, updatedAt: 900))
         var controller = FleetActivityController()
         let decision = controller.sync(.launch, model: model, cards: [card], now: 1_000)
@@ -57,7 +57,7 @@ import Testing
     @Test("A card is only ever requested with push type token")
     func requestsWithToken() {
         var model = SessionModel()
-        model.applyLiveFetch(SessionListing(sessions: [.fixture("a")]))
+        model.applyLiveFetch(SessionsReply(sessions: [.fixture("a")]))
         var controller = FleetActivityController()
         let decision = controller.sync(.modelChanged, model: model, cards: [], now: 1_000)
         #expect(decision.effects == [.request(decision.reduction.contentState, pushType: .token)])
@@ -77,7 +77,7 @@ import Testing
     @Test("Ending ends every live card and reports /ended once; with no card nothing is reported")
     func endsAll() {
         var model = SessionModel()
-        model.applyLiveFetch(SessionListing(sessions: []))
+        model.applyLiveFetch(SessionsReply(sessions: []))
         var controller = FleetActivityController()
         let cards = [FleetActivity(id: "x", content: ContentState(working: 1)),
                      FleetActivity(id: "y", content: ContentState(working: 1), state: .ended)]

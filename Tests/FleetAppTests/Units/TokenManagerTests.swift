@@ -83,7 +83,9 @@ import Testing
             TokenRegistration(kind: .update, token: Self.start), server: "home", succeeded: false, at: 0))
         #expect(manager.nextRetryAt == 2)
 
-        #expect(manager.handle(.activityStateChanged(Self.card, .dismissed)) == [.stopObservingActivity(Self.card)])
+        #expect(manager.handle(.activityStateChanged(Self.card, .dismissed)) == [
+            .stopObservingActivity(Self.card), .noteEndedElsewhere(Self.card),
+        ])
         #expect(manager.nextRetryAt == nil)
         #expect(manager.handle(.pushTokenIssued(Self.card, Self.newer)) == [])
     }
@@ -108,7 +110,7 @@ import Testing
     func relaunchReattaches() throws {
         let storage = InMemoryKeyValueStorage()
         let harness = PhoneHarness(storage: storage)
-        harness.listing = SessionListing(sessions: [.fixture("a")])
+        harness.listing = SessionsReply(sessions: [.fixture("a")])
         harness.phone.launch(inForeground: true)
         harness.run(for: 1)
         let card = try #require(harness.liveCards.first)

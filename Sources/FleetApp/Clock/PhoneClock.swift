@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Decision code never reads it: the controller and the manager take `now` as a parameter, and the
 /// drivers (``FleetAppEngine``, ``InMemoryActivityHost``) read it once per entry point.
-public struct WallClock {
+public struct PhoneClock {
     private let read: () -> UnixTime
 
     /// A clock that answers `read()`.
@@ -15,7 +15,7 @@ public struct WallClock {
     public var now: UnixTime { read() }
 
     /// The device's real clock: the one live clock type.
-    public static var system: WallClock { WallClock { Date().timeIntervalSince1970 } }
+    public static var system: PhoneClock { PhoneClock { Date().timeIntervalSince1970 } }
 }
 
 /// A clock that moves only when told to: for tests and the simulator.
@@ -31,6 +31,6 @@ public final class VirtualClock {
     /// Moves time to `instant` if it is later than now.
     public func advance(to instant: UnixTime) { now = max(now, instant) }
 
-    /// A ``WallClock`` that reads this clock.
-    public var wallClock: WallClock { WallClock { [unowned self] in self.now } }
+    /// A ``PhoneClock`` that reads this clock.
+    public var phoneClock: PhoneClock { PhoneClock { [unowned self] in self.now } }
 }

@@ -1,7 +1,7 @@
 import FleetCore
 
 /// The answer of `GET /api/sessions`: `{"sessions": [ {"sid", ...report..., "displayState"} ]}`.
-public struct SessionListing: Hashable, Sendable, Codable {
+public struct SessionsReply: Hashable, Sendable, Codable {
     /// One listed session: its sid, its report and the server's verdict on it.
     public struct Session: Hashable, Sendable, Codable {
         public var sid: SessionID

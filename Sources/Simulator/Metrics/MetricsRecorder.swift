@@ -1,0 +1,189 @@
+import FleetCore
+
+/// Integrates what the lock screens show against the truth, and counts what the writers did.
+///
+/// Everything on screen changes only when an action runs, so the recorder looks after each action and
+/// credits the time since the previous look to the state it saw then.
+struct MetricsRecorder {
+    private var lastTime = 0.0
+    private var isCorrect = true
+    private var hasMultipleCards = false
+    private var hasFrozenCard = false
+    private var hasOverheightCard = false
+    private var isUntrustworthy = false
+    private var correctSeconds = 0.0
+    private var multiCardSeconds = 0.0
+    private var frozenSeconds = 0.0
+    private var overheightSeconds = 0.0
+    private var untrustworthySeconds = 0.0
+    private var maxVisibleCards = 0
+
+    private var truthVersion = -1
+    private var truths: [FleetReduction] = []
+    private var activeWhenLastTrustworthy: [Bool] = []
+    private var pendingChanges: [Double] = []
+    private var timesToCorrect: [Double] = []
+
+    private var starts = 0
+    private var serverStarts = 0
+    private var clientEnded = 0
+    private var startEndLoops = 0
+    private var pushes = 0
+    private var truthChanges = 0
+    private var lastPushStart: [Int: Double] = [:]
+    private var pushStartedCards: [LockScreenCard] = []
+
+    /// A start followed by a client end within this many seconds is one turn of the start/end loop.
+    static let loopWindow: Double = 90
+
+    // MARK: counts
+
+    mutating func pushSent() { pushes += 1 }
+    mutating func serverStarted() { serverStarts += 1 }
+
+    mutating func cardAppeared(_ card: LockScreenCard, on phone: SimulatedPhone, _ simulation: Simulation) {
+        starts += 1
+        guard card.origin == .pushToStart else { return }
+        lastPushStart[phone.index] = simulation.now
+        pushStartedCards.append(card)
+    }
+
+    mutating func clientEnded(_ phone: SimulatedPhone, _ simulation: Simulation) {
+        clientEnded += 1
+    }
+
+    /// The default server heard an `/ended` while it still counts `population` active: the phone and the
+    /// server disagree, so the server wants to start again. After a push-start, that is one turn of the loop.
+    mutating func endedAgainstActive(_ device: DeviceID, population: Set<SessionID>, _ simulation: Simulation) {
+        guard let phone = simulation.phones.first(where: { $0.device == device }) else { return }
+        defer { lastPushStart[phone.index] = nil }
+        guard !population.isEmpty, let started = lastPushStart[phone.index],
+            simulation.now - started <= Self.loopWindow
+        else { return }
+        startEndLoops += 1
+    }
+
+    // MARK: integration
+
+    mutating func begin(_ simulation: Simulation) {
+        truths = simulation.phones.map { simulation.truth.reduction(hiddenDirs: $0.hiddenDirs, now: simulation.unixNow) }
+        activeWhenLastTrustworthy = truths.map { $0.activeTotal > 0 }
+        truthVersion = simulation.truth.version
+        look(simulation)
+    }
+
+    mutating func observe(_ simulation: Simulation) {
+        credit(until: simulation.now)
+        if simulation.truth.version != truthVersion { refreshTruth(simulation) }
+        look(simulation)
+    }
+
+    private mutating func refreshTruth(_ simulation: Simulation) {
+        truthVersion = simulation.truth.version
+        var changed = false
+        for phone in simulation.phones {
+            let next = simulation.truth.reduction(hiddenDirs: phone.hiddenDirs, now: simulation.unixNow)
+            let previous = truths[phone.index]
+            if !next.contentState.isSame(as: previous.contentState) || next.isTrustworthy != previous.isTrustworthy {
+                changed = true
+            }
+            if next.isTrustworthy { activeWhenLastTrustworthy[phone.index] = next.activeTotal > 0 }
+            truths[phone.index] = next
+        }
+        if changed {
+            truthChanges += 1
+            pendingChanges.append(simulation.now)
+        }
+    }
+
+    private mutating func look(_ simulation: Simulation) {
+        var correct = true
+        var multiple = false
+        var frozen = false
+        var overheight = false
+        var untrustworthy = false
+        for phone in simulation.phones where phone.isInstalled {
+            let truth = truths[phone.index]
+            untrustworthy = untrustworthy || !truth.isTrustworthy
+            maxVisibleCards = max(maxVisibleCards, phone.cards.count)
+            multiple = multiple || phone.cards.count > 1
+            correct = correct && CardCorrectness.isCorrect(
+                cards: phone.cards.map(\.content), truth: truth,
+                activeWhenLastTrustworthy: activeWhenLastTrustworthy[phone.index])
+            for card in phone.cards {
+                overheight = overheight || card.content.rows.count > FleetReducer.maxRows
+                let isAddressable = phone.isRunning
+                    || simulation.servers.contains { $0.addresses(card.updateToken, in: simulation) }
+                frozen = frozen || !isAddressable
+            }
+        }
+        if correct != isCorrect {
+            simulation.note(correct ? "lock screens correct" : "lock screens WRONG: " + describe(simulation))
+        }
+        (isCorrect, hasMultipleCards, hasFrozenCard, hasOverheightCard, isUntrustworthy) =
+            (correct, multiple, frozen, overheight, untrustworthy)
+        if correct, !pendingChanges.isEmpty {
+            timesToCorrect += pendingChanges.map { simulation.now - $0 }
+            pendingChanges.removeAll()
+        }
+    }
+
+    /// Each phone's cards against its truth, for the trace.
+    private func describe(_ simulation: Simulation) -> String {
+        func rows(_ state: ContentState) -> String {
+            let relative = state.rows.map { "\($0.sid):\($0.state)@\(JSONNumber.text($0.since - Simulation.epoch))" }
+            return "[" + relative.joined(separator: " ") + (state.more > 0 ? " +\(state.more)" : "") + "]"
+        }
+        return simulation.phones.filter(\.isInstalled).map { phone in
+            let cards = phone.cards.map { rows($0.content) }.joined(separator: ", ")
+            return "\(phone.name) shows {\(cards)} truth \(rows(truths[phone.index].contentState))"
+        }.joined(separator: "; ")
+    }
+
+    private mutating func credit(until time: Double) {
+        let span = time - lastTime
+        guard span > 0 else { return }
+        if isCorrect { correctSeconds += span }
+        if hasMultipleCards { multiCardSeconds += span }
+        if hasFrozenCard { frozenSeconds += span }
+        if hasOverheightCard { overheightSeconds += span }
+        if isUntrustworthy { untrustworthySeconds += span }
+        lastTime = time
+    }
+
+    // MARK: result
+
+    mutating func finish(_ simulation: Simulation) -> (ScenarioMetrics, ScenarioDetails) {
+        credit(until: simulation.duration)
+        // A change never corrected counts until the end of the run (a lower bound).
+        timesToCorrect += pendingChanges.map { simulation.duration - $0 }
+        let sorted = timesToCorrect.sorted()
+        var withToken = 0
+        var withoutToken = 0
+        for card in pushStartedCards {
+            if let registered = card.tokenRegisteredAt, registered - card.appearedAt <= Self.loopWindow {
+                withToken += 1
+            } else if card.appearedAt + Self.loopWindow <= simulation.duration {
+                withoutToken += 1
+            }
+        }
+        let metrics = ScenarioMetrics(
+            simulatedSeconds: simulation.duration,
+            correctFraction: simulation.duration > 0 ? correctSeconds / simulation.duration : 1,
+            timeToCorrectP50: Self.percentile(sorted, 0.50), timeToCorrectP99: Self.percentile(sorted, 0.99),
+            multiCardSeconds: multiCardSeconds, maxVisibleCards: maxVisibleCards, frozenSeconds: frozenSeconds,
+            starts: starts, clientEnded: clientEnded, startEndLoops: startEndLoops, pushes: pushes)
+        let details = ScenarioDetails(
+            serverStarts: serverStarts, truthChanges: truthChanges, overheightSeconds: overheightSeconds,
+            pushStartsWithTokenBack: withToken, pushStartsWithoutTokenBack: withoutToken,
+            untrustworthySeconds: untrustworthySeconds)
+        return (metrics, details)
+    }
+
+    /// Nearest-rank percentile of sorted samples; 0 when there are none.
+    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+}

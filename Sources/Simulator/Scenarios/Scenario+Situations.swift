@@ -1,0 +1,156 @@
+import FleetCore
+
+/// The seed's situations A to G, scripted second by second.
+extension Scenario {
+    /// A: you start a session with the app open. The app's card appears at once and the server adopts it.
+    /// A duplicate row (an in-TUI /resume) appears for a while.
+    static let situationA = Scenario("A", "a session starts with the app open; the server adopts the app's card", duration: 900) { sim in
+        sim.addServer("pro")
+        let phone = sim.addPhone("iphone", device: "iphone-1")
+        sim.at(1) { _ in phone.open(sim) }
+        sim.at(20) { $0.begin("s1", "Does codex work for lfg?") }
+        sim.at(90) { sim in
+            // Another live process on the same sid, still asking: conflicting state, one session.
+            var duplicate = SessionReport(title: "Does codex work for lfg?", cwd: "/work/s1", busy: true)
+            duplicate.prompt = Prompt(kind: .permission, text: "Allow edit?")
+            sim.report(duplicate, sid: "s1", process: "s1-resumed")
+        }
+        sim.at(200) { $0.ask("s1") }
+        sim.at(260) { $0.answer("s1") }
+        sim.at(300) { $0.remove(process: "s1-resumed") }
+        sim.at(420) { $0.finish("s1") }
+        // More turns with the app open, at uneven instants against the server's tick.
+        let titles = ["Read SessionListView.swift", "In the iOS client, can you add…", "Fix the flaky test",
+                      "Bump the toolchain", "Why is the card stale?"]
+        for (offset, title) in titles.enumerated() {
+            let start = 480 + Double(offset) * 70 + sim.random.uniform(0...2)
+            let sid = SessionID("s\(offset + 2)")
+            sim.at(start) { $0.begin(sid, title) }
+            sim.at(start + 50) { $0.finish(sid) }
+        }
+        sim.at(840) { _ in phone.leave(sim) }
+    }
+
+    /// B: you lock the phone; sessions change and finish. Only the server's pushes keep the card right.
+    /// Five sessions (more than three rows), a stale sandbox token from a dev build, 5xx on a quarter of pushes.
+    static let situationB = Scenario("B", "the phone is locked; the server's pushes keep the card right", duration: 900, environment: flakyAPNs) { sim in
+        let pro = sim.addServer("pro")
+        let phone = sim.addPhone("iphone", device: "iphone-1")
+        sim.seedCorpseUpdateTokens(for: phone, on: pro, environments: [.production, .production, .production, .sandbox])
+        sim.at(1) { _ in phone.open(sim) }
+        let titles = ["Does codex work for lfg?", "Read SessionListView.swift", "In the iOS client, can you add…",
+                      "Fix the flaky test", "Bump the toolchain"]
+        for (offset, title) in titles.enumerated() {
+            sim.at(10 + Double(offset) * 5) { $0.begin(SessionID("s\(offset + 1)"), title) }
+        }
+        sim.at(60) { _ in phone.leave(sim) }
+        sim.at(120) { $0.finish("s2") }
+        sim.at(200) { $0.ask("s3") }
+        sim.at(300) { $0.finish("s4") }
+        sim.at(400) { $0.answer("s3") }
+        sim.at(500) { sim in sim.finish("s1"); sim.finish("s5") }
+        sim.at(600) { $0.finish("s3") }
+    }
+
+    /// C: the phone is idle and the server push-starts a card. The first time iOS wakes the app (with an
+    /// empty store); the second time it does not, and updates go to the previous card's dead token.
+    static let situationC = Scenario("C", "idle phone: push-start, a background launch with an empty store, then no launch at all", duration: 900) { sim in
+        sim.addServer("pro")
+        sim.addServer("mini")
+        let phone = sim.addPhone("iphone", device: "iphone-1", servers: ["pro", "mini"])
+        // Every dev build minted a push-to-start token; they rot rather than die.
+        sim.seedRottedStartTokens(for: phone, on: sim.servers[0], count: 16, environment: .sandbox)
+        phone.backgroundWakeChance = 1
+        sim.at(1) { _ in phone.open(sim) }
+        sim.at(15) { _ in phone.leave(sim) }
+        sim.at(40) { _ in phone.terminate(sim) }
+        sim.at(60) { $0.begin("s1", "Does codex work for lfg?") }
+        sim.at(300) { $0.finish("s1") }
+        sim.at(330) { _ in phone.backgroundWakeChance = 0 }
+        sim.at(400) { $0.begin("s2", "Read SessionListView.swift") }
+        sim.at(500) { $0.ask("s2") }
+        sim.at(700) { _ in phone.open(sim) }
+        sim.at(800) { _ in phone.leave(sim) }
+    }
+
+    /// D: everything finishes with the app open; one agent keeps working in a folder the phone hides and
+    /// the server was never told about (a failed `PUT /api/devices`). The veto stops the start/end loop.
+    static let situationD = Scenario("D", "everything visible finishes; a hidden-folder session the server still counts", duration: 420) { sim in
+        sim.addServer("pro")
+        let phone = sim.addPhone("iphone", device: "iphone-1", hiddenDirs: ["/scratch"])
+        phone.reportsHiddenDirs = false
+        sim.at(1) { _ in phone.open(sim) }
+        sim.at(10) { $0.begin("s1", "Does codex work for lfg?") }
+        sim.at(12) { $0.begin("s2", "Read SessionListView.swift") }
+        sim.at(14) { $0.begin("h1", "Overnight experiment", cwd: "/scratch/exp") }
+        sim.at(120) { $0.finish("s1") }
+        sim.at(180) { $0.finish("s2") }
+        sim.at(400) { _ in phone.leave(sim) }
+    }
+
+    /// E: a host goes offline while its session runs: the count is unknown, not zero.
+    static let situationE = Scenario("E", "a host goes down: the card is neither ended nor zeroed", duration: 900) { sim in
+        sim.addServer("pro")
+        let phone = sim.addPhone("iphone", device: "iphone-1")
+        sim.at(1) { _ in phone.open(sim) }
+        sim.at(10) { $0.begin("a1", "Does codex work for lfg?", host: "studio") }
+        sim.at(12) { $0.begin("b1", "Read SessionListView.swift", host: "laptop") }
+        sim.at(60) { _ in phone.leave(sim) }
+        sim.at(120) { $0.setHost("laptop", isDown: true) }
+        sim.at(180) { $0.finish("a1") }
+        sim.at(240) { _ in phone.open(sim) }
+        sim.at(420) { $0.setHost("laptop", isDown: false) }
+        sim.at(480) { _ in phone.leave(sim) }
+        sim.at(600) { $0.finish("b1") }
+    }
+
+    /// F: the server restarts while the app ends the card (the /ended lands mid-load), and an agent's
+    /// scratch `lfg serve` on a spare port shares the token store for a while.
+    static let situationF = Scenario("F", "server restart with an /ended mid-load; a scratch server on a spare port", duration: 900, environment: slowLoad) { sim in
+        let pro = sim.addServer("pro")
+        sim.addServer("scratch", isOnPushPort: false, sharing: pro.registry, lifetime: 200...700)
+        let phone = sim.addPhone("iphone", device: "iphone-1")
+        phone.backgroundWakeChance = 1
+        sim.at(1) { _ in phone.open(sim) }
+        sim.at(10) { $0.begin("s1", "Does codex work for lfg?") }
+        sim.at(119) { _ in pro.restart(sim) }
+        sim.at(119.5) { _ in phone.leave(sim) }
+        sim.at(120) { $0.finish("s1") }
+        sim.at(121) { $0.begin("s2", "Read SessionListView.swift") }
+        sim.at(250) { $0.begin("s3", "In the iOS client, can you add…") }
+        sim.at(400) { _ in phone.open(sim) }
+        sim.at(460) { _ in phone.leave(sim) }
+        sim.at(600) { sim in sim.finish("s2"); sim.finish("s3") }
+    }
+
+    /// G: two cards exist: the app creates one while its token registration crawls through a slow tunnel,
+    /// so the server push-starts a second. Dedupe ends the older at once.
+    static let situationG = Scenario("G", "two cards: the app's and a push-started one; dedupe keeps the newest", duration: 600, environment: slowTunnel) { sim in
+        sim.addServer("pro")
+        let phone = sim.addPhone("iphone", device: "iphone-1")
+        sim.at(1) { _ in phone.open(sim) }
+        sim.at(20) { $0.begin("s1", "Does codex work for lfg?") }
+        sim.at(150) { $0.begin("s2", "Read SessionListView.swift") }
+        sim.at(300) { _ in phone.leave(sim) }
+        sim.at(400) { $0.finish("s1") }
+        sim.at(500) { $0.ask("s2") }
+    }
+
+    private static var flakyAPNs: SimulationEnvironment {
+        var environment = SimulationEnvironment()
+        environment.apnsTransientFailure = 0.25
+        return environment
+    }
+
+    private static var slowLoad: SimulationEnvironment {
+        var environment = SimulationEnvironment()
+        environment.serverLoadDelay = 4
+        return environment
+    }
+
+    private static var slowTunnel: SimulationEnvironment {
+        var environment = SimulationEnvironment()
+        environment.registrationLatency = 2.5...3.5
+        return environment
+    }
+}

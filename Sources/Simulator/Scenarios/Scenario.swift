@@ -1,0 +1,38 @@
+/// One named situation the simulator can replay: its world, its script and how long it runs.
+public struct Scenario: Sendable {
+    public let name: String
+    /// One line for `--list-scenarios` readers and the report.
+    public let summary: String
+    /// Simulated seconds.
+    public var duration: Double
+    /// The environment this scenario runs in (some tighten one knob to make their situation happen).
+    public var environment: SimulationEnvironment
+    let build: @Sendable (Simulation) -> Void
+
+    init(
+        _ name: String, _ summary: String, duration: Double, environment: SimulationEnvironment = .init(),
+        build: @escaping @Sendable (Simulation) -> Void
+    ) {
+        self.name = name
+        self.summary = summary
+        self.duration = duration
+        self.environment = environment
+        self.build = build
+    }
+
+    /// Every scenario, in the order `--scenario all` runs them.
+    public static let all: [Scenario] = [
+        .situationA, .situationB, .situationC, .situationD, .situationE, .situationF, .situationG,
+        .multiDevice, .idlePhone, .day,
+    ]
+
+    /// The scenario called `name` (contract names: `A`...`G`, `multi-device`, `idle-phone`, `day`).
+    public static func named(_ name: String) -> Scenario? { all.first { $0.name == name } }
+
+    /// The same scenario, cut short: tests use it to keep their runtime small.
+    public func lasting(_ seconds: Double) -> Scenario {
+        var copy = self
+        copy.duration = seconds
+        return copy
+    }
+}

@@ -1,0 +1,71 @@
+import FleetCore
+
+/// A randomized stream of agent turns and app visits, drawn from the run's seeded generator.
+///
+/// A turn: a new session starts working, asks for input with some chance part-way through (and waits
+/// for an answer), then finishes; ten minutes later it is archived and leaves the list.
+struct Workload {
+    var hosts: [HostID]
+    /// Mean seconds between turn starts, by hour of day (0-23).
+    var meanGapByHour: [Double]
+    var turnLength: ClosedRange<Double> = 60...1500
+    var askChance = 0.35
+    var waitForAnswer: ClosedRange<Double> = 30...600
+
+    private static let titles = [
+        "Does codex work for lfg?", "Read SessionListView.swift", "In the iOS client, can you add…",
+        "Fix the flaky watcher test", "Bump the Swift toolchain", "Why is the card stale?", "Write the migration",
+        "Review the APNs pool", "Port the dashboard", "Trim the decision log",
+    ]
+
+    /// Schedules turns from `start` to `end` (simulated seconds).
+    func schedule(in simulation: Simulation, from start: Double, to end: Double) {
+        var time = start
+        while true {
+            let hour = Int((time / 3600).rounded(.down)) % 24
+            time += simulation.random.exponential(mean: meanGapByHour[hour])
+            guard time < end else { return }
+            scheduleTurn(at: time, in: simulation)
+        }
+    }
+
+    private func scheduleTurn(at time: Double, in simulation: Simulation) {
+        let number = simulation.makeProcessID()
+        let sid = SessionID("w\(number)")
+        let title = Self.titles[simulation.random.integer(0...(Self.titles.count - 1))]
+        let host = hosts[simulation.random.integer(0...(hosts.count - 1))]
+        let length = simulation.random.uniform(turnLength)
+        simulation.at(time) { $0.begin(sid, title, host: host) }
+        var finish = time + length
+        if simulation.random.chance(askChance) {
+            let askAt = time + simulation.random.uniform(0.2...0.8) * length
+            let wait = simulation.random.uniform(waitForAnswer)
+            simulation.at(askAt) { $0.ask(sid) }
+            simulation.at(askAt + wait) { $0.answer(sid) }
+            finish += wait
+        }
+        simulation.at(finish) { $0.finish(sid) }
+        simulation.at(finish + 600) { $0.remove(process: sid.rawValue) }
+    }
+}
+
+/// When the person looks at the app: visits of a few minutes, at random, within waking hours.
+struct AppVisits {
+    var meanGap: Double
+    var stay: ClosedRange<Double> = 60...300
+    var wakingHours: Range<Int> = 0..<24
+
+    func schedule(_ phone: SimulatedPhone, in simulation: Simulation, from start: Double, to end: Double) {
+        var time = start
+        while true {
+            time += simulation.random.exponential(mean: meanGap)
+            guard time < end else { return }
+            let hour = Int((time / 3600).rounded(.down)) % 24
+            guard wakingHours.contains(hour) else { continue }
+            let stay = simulation.random.uniform(self.stay)
+            simulation.at(time) { phone.open($0) }
+            simulation.at(time + stay) { phone.leave($0) }
+            time += stay
+        }
+    }
+}

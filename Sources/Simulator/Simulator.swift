@@ -1,1 +1,0 @@
-// The Simulator module; see Package.swift for its place in the architecture.

@@ -1,0 +1,83 @@
+import FleetCore
+
+/// The verbs scenarios are written in: servers, phones, and sessions that start, ask and finish.
+extension Simulation {
+    @discardableResult
+    func addServer(
+        _ name: String, isOnPushPort: Bool = true, sharing registry: TokenRegistry? = nil,
+        lifetime: ClosedRange<Double> = 0...Double.infinity
+    ) -> SimulatedServer {
+        let server = SimulatedServer(
+            name: name, isOnPushPort: isOnPushPort, registry: registry ?? TokenRegistry(), lifetime: lifetime)
+        servers.append(server)
+        return server
+    }
+
+    @discardableResult
+    func addPhone(
+        _ name: String, device: DeviceID, environment: PushEnvironment = .production, hiddenDirs: HiddenDirs = [],
+        servers serverNames: [String] = ["pro"]
+    ) -> SimulatedPhone {
+        let phone = SimulatedPhone(
+            index: phones.count, name: name, device: device, environment: environment, hiddenDirs: hiddenDirs,
+            serverNames: serverNames)
+        phone.trace = { [weak self] text in self?.note(text) }
+        phones.append(phone)
+        return phone
+    }
+
+    /// A session begins a turn: busy, no prompt.
+    func begin(_ sid: SessionID, _ title: String, host: HostID = .local, cwd: String? = nil) {
+        let report = SessionReport(title: title, host: host, cwd: cwd ?? "/work/\(sid)", busy: true)
+        self.report(report, sid: sid)
+    }
+
+    /// The session asks a question (needs input).
+    func ask(_ sid: SessionID, _ text: String = "Proceed?") {
+        change(sid) { $0.prompt = Prompt(kind: .question, text: text) }
+    }
+
+    /// The person answers: back to working.
+    func answer(_ sid: SessionID) {
+        change(sid) {
+            $0.prompt = nil
+            $0.busy = true
+        }
+    }
+
+    /// The turn ends: idle (not a card row).
+    func finish(_ sid: SessionID) {
+        change(sid) {
+            $0.prompt = nil
+            $0.busy = false
+        }
+    }
+
+    private func change(_ sid: SessionID, _ edit: (inout SessionReport) -> Void) {
+        guard var report = truth.report(of: sid) else { return }
+        edit(&report)
+        self.report(report, sid: sid)
+    }
+
+    /// Registers historical update tokens of cards long gone (corpses: APNs answers 200 and drops).
+    func seedCorpseUpdateTokens(for phone: SimulatedPhone, on server: SimulatedServer, environments: [PushEnvironment]) {
+        for environment in environments {
+            let token = random.hexToken()
+            apns.mint(token, for: .activity(phone: phone.index, card: -makeCardID()))
+            server.registry.registerUpdate(
+                TokenRegistry.Entry(device: phone.device, environment: environment, token: token),
+                supersede: guards.isOn(.supersede))
+        }
+    }
+
+    /// Registers push-to-start tokens minted by old dev builds (rotted: APNs answers 200 and drops).
+    func seedRottedStartTokens(for phone: SimulatedPhone, on server: SimulatedServer, count: Int, environment: PushEnvironment) {
+        for _ in 0..<count {
+            let token = random.hexToken()
+            apns.mint(token, for: .pushToStart(phone: phone.index))
+            server.registry.registerStart(
+                TokenRegistry.Entry(device: phone.device, environment: environment, token: token),
+                cap: guards.isOn(.pushToStartCap))
+        }
+    }
+}

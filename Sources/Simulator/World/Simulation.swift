@@ -1,0 +1,106 @@
+import FleetCore
+
+/// One run of one scenario: the world (truth, servers, APNs, phones), the agenda and the metrics.
+///
+/// Single-threaded and deterministic: actions run in (virtual instant, sequence) order, every chance
+/// comes from one seeded ``SplitMix64``, and nothing iterates hash-ordered collections where order
+/// matters. Time moves only when the loop pops the next action.
+public final class Simulation {
+    /// Simulated time 0 as Unix seconds (2025-11-29 07:06:40 UTC): every `since` and `updatedAt` is after it.
+    public static let epoch: UnixTime = 1_764_400_000
+
+    public let guards: GuardSet
+    public let environment: SimulationEnvironment
+    public let duration: Double
+    /// Seconds since the run began.
+    public private(set) var now: Double = 0
+    var random: SplitMix64
+    var truth = Truth()
+    var apns = SimulatedAPNs()
+    var servers: [SimulatedServer] = []
+    var phones: [SimulatedPhone] = []
+    var metrics = MetricsRecorder()
+    private var queue = EventQueue<(Simulation) -> Void>()
+    /// When set, every notable step is written here as one line ("Reading the evidence").
+    var trace: [String]?
+    private var nextCardID = 0
+    private var nextProcessID = 0
+
+    init(seed: UInt64, guards: GuardSet, environment: SimulationEnvironment, duration: Double) {
+        self.random = SplitMix64(seed: seed)
+        self.guards = guards
+        self.environment = environment
+        self.duration = duration
+    }
+
+    /// The current instant as Unix seconds.
+    var unixNow: UnixTime { Self.epoch + now }
+
+    /// Runs `action` at simulated second `time` (never in the past).
+    func at(_ time: Double, _ action: @escaping (Simulation) -> Void) {
+        queue.schedule(at: max(time, now), action)
+    }
+
+    /// Runs `action` `delay` seconds from now.
+    func after(_ delay: Double, _ action: @escaping (Simulation) -> Void) { at(now + delay, action) }
+
+    /// Runs every action up to `duration`, evaluating the lock screens after each one.
+    func run() -> (ScenarioMetrics, ScenarioDetails) {
+        for server in servers { server.startTicking(in: self) }
+        metrics.begin(self)
+        while let time = queue.nextTime, time <= duration, let (instant, action) = queue.popFirst() {
+            now = instant
+            action(self)
+            metrics.observe(self)
+        }
+        now = duration
+        return metrics.finish(self)
+    }
+
+    func makeCardID() -> Int {
+        nextCardID += 1
+        return nextCardID
+    }
+
+    func makeProcessID() -> Int {
+        nextProcessID += 1
+        return nextProcessID
+    }
+
+    /// Records one step of the trace (only when tracing).
+    func note(_ text: @autoclosure () -> String) {
+        guard trace != nil else { return }
+        trace?.append(JSONNumber.text(now) + "s " + text())
+    }
+
+    func server(named name: String) -> SimulatedServer? { servers.first { $0.name == name } }
+}
+
+// MARK: - What the world does when the truth changes
+
+extension Simulation {
+    /// A host reports one session process (`PUT /api/sessions/{sid}`); every listener hears of it.
+    func report(_ report: SessionReport, sid: SessionID, process: String? = nil) {
+        truth.report(report, sid: sid, process: process, now: unixNow)
+        note("truth: \(process ?? sid.rawValue) busy=\(report.busy) prompt=\(report.prompt != nil) host=\(report.host)")
+        truthChanged()
+    }
+
+    /// A session process goes away (`DELETE`).
+    func remove(process: String) {
+        truth.remove(process: process, now: unixNow)
+        note("truth: \(process) removed")
+        truthChanged()
+    }
+
+    /// A host's heartbeat lapses (or resumes): its sessions read `unknown` everywhere.
+    func setHost(_ host: HostID, isDown: Bool) {
+        truth.setHost(host, isDown: isDown, now: unixNow)
+        note("truth: host \(host) \(isDown ? "down" : "up")")
+        truthChanged()
+    }
+
+    private func truthChanged() {
+        for phone in phones { phone.sessionsChanged(in: self) }
+    }
+}

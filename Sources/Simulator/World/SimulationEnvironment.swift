@@ -1,0 +1,41 @@
+/// The knobs of the simulated world: latencies, failure rates and iOS's habits, all in seconds or probabilities.
+///
+/// Defaults come from the seed and the APNs reference: APNs answers in tens to hundreds of milliseconds,
+/// 5xx are rare, iOS suspends a backgrounded app within seconds, and the background launch after a
+/// push-to-start often does not happen (the seed saw 9 of 14 starts with no token back within 90 s).
+public struct SimulationEnvironment: Hashable, Sendable {
+    /// The watcher's tick period (`LFG_TICK_MS` = 2000).
+    public var tick: Double = 2
+    /// APNs round trip for one push.
+    public var apnsLatency: ClosedRange<Double> = 0.05...0.4
+    /// Chance that APNs answers one push with a transient 5xx.
+    public var apnsTransientFailure: Double = 0.01
+    /// A session change reaching the app's event stream.
+    public var networkLatency: ClosedRange<Double> = 0.05...0.3
+    /// A token registration or `/ended` report from the phone to the control plane (through the tunnel).
+    public var registrationLatency: ClosedRange<Double> = 0.1...0.5
+    /// The session list refresh the app runs every so often while in the foreground (the fourth sync trigger).
+    public var foregroundRefresh: Double = 15
+    /// Chance that iOS launches the app in the background after a push-to-start creates a card.
+    public var backgroundWakeAfterStart: Double = 0.45
+    /// Delay before that background launch.
+    public var backgroundWakeDelay: ClosedRange<Double> = 1...6
+    /// Chance that one registration sent from a background launch gets through the tunnel in time.
+    public var backgroundRegistrationSuccess: Double = 0.8
+    /// How long a background launch runs before iOS suspends it again.
+    public var backgroundWindow: Double = 30
+    /// How long a backgrounded app keeps running before it is suspended.
+    public var suspendAfterLeaving: Double = 10
+    /// From a card's creation to its update token reaching the app.
+    public var tokenMintDelay: ClosedRange<Double> = 0.1...0.5
+    /// A live fetch of the session list after launch or resume.
+    public var fetchLatency: ClosedRange<Double> = 0.3...1.5
+    /// Chance that a launch mints a new push-to-start token value (the old one rots: 200, dropped).
+    public var pushToStartRemint: Double = 0.3
+    /// How long a restarted server takes to load its persisted card state.
+    public var serverLoadDelay: Double = 1.5
+    /// A token registration that failed is retried after this many seconds (doubling), while the app runs.
+    public var registrationRetry: Double = 2
+
+    public init() {}
+}

@@ -1,0 +1,142 @@
+import FleetCore
+import Testing
+
+@testable import Simulator
+
+/// Each guard of the seed's table, switched off: its failure comes back; switched on: it does not.
+@Suite struct GuardFailureTests {
+    @Test("Without end-gate-trust a background launch's empty store kills the push-started card within seconds")
+    func endGateTrust() throws {
+        let on = try run("C")
+        let off = try run("C", without: .endGateTrust)
+        #expect(on.metrics.clientEnded == 0)
+        #expect(on.metrics.startEndLoops == 0)
+        #expect(off.metrics.clientEnded >= 1)
+        #expect(off.metrics.startEndLoops >= 1)
+        #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.1)
+    }
+
+    @Test("Without end-gate-trust a host going down ends the card instead of leaving it untouched")
+    func endGateTrustHostDown() throws {
+        let on = try run("E")
+        let off = try run("E", without: .endGateTrust)
+        #expect(on.metrics.clientEnded == 0)
+        #expect(on.metrics.correctFraction > 0.95)
+        #expect(off.metrics.clientEnded >= 1)
+        #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.1)
+    }
+
+    @Test("Without start-veto the phone and the server loop: end, push-start, end again")
+    func startVeto() throws {
+        let on = try run("D")
+        let off = try run("D", without: .startVeto)
+        #expect(on.metrics.startEndLoops == 0)
+        #expect(on.metrics.starts == 1)
+        #expect(off.metrics.startEndLoops >= 10)
+        #expect(off.metrics.starts >= 10)
+    }
+
+    @Test("Without supersede every update also goes to every dead token of earlier cards")
+    func supersede() throws {
+        let on = try run("B")
+        let off = try run("B", without: .supersede)
+        #expect(off.metrics.pushes >= 3 * on.metrics.pushes)
+        #expect(on.metrics.correctFraction > 0.95)
+    }
+
+    @Test("Without all-accept a corpse's 200 counts as delivered and the card stays stale")
+    func allAccept() throws {
+        let on = try run("B")
+        let off = try run("B", without: .allAccept)
+        #expect(on.metrics.timeToCorrectP99 < 10)
+        #expect(off.metrics.timeToCorrectP99 > 30)
+        #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.05)
+    }
+
+    @Test("Without push-to-start-cap every start blasts every rotted push-to-start token")
+    func pushToStartCap() throws {
+        let on = try run("C")
+        let off = try run("C", without: .pushToStartCap)
+        // Two starts, sixteen rotted dev-build tokens: at least 2 x (16 - 3) more pushes.
+        #expect(off.metrics.pushes - on.metrics.pushes >= 26)
+    }
+
+    @Test("Without dedupe two cards stay on the lock screen and the visible older one goes stale")
+    func dedupe() throws {
+        let on = try run("G")
+        let off = try run("G", without: .dedupe)
+        #expect(on.metrics.maxVisibleCards == 1)
+        #expect(on.metrics.multiCardSeconds == 0)
+        #expect(off.metrics.maxVisibleCards == 2)
+        #expect(off.metrics.multiCardSeconds > 300)
+        #expect(off.metrics.correctFraction < 0.5)
+    }
+
+    @Test("Without adopt-on-register the server push-starts a second card beside every card the app makes")
+    func adoptOnRegister() throws {
+        let on = try run("A")
+        let off = try run("A", without: .adoptOnRegister)
+        let appCards = off.metrics.starts - off.details.serverStarts
+        #expect(off.details.serverStarts == appCards)
+        #expect(on.details.serverStarts < off.details.serverStarts)
+    }
+
+    @Test("Without sid-dedupe a duplicate row double-counts one session and the card is wrong")
+    func sidDedupe() throws {
+        let on = try run("A")
+        let off = try run("A", without: .sidDedupe)
+        #expect(on.metrics.correctFraction > 0.99)
+        #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.1)
+    }
+
+    @Test("Without updated-at-excluded every tick becomes a push")
+    func updatedAtExcluded() throws {
+        let on = try run("B")
+        let off = try run("B", without: .updatedAtExcluded)
+        let ticks = Int(off.metrics.simulatedSeconds / SimulationEnvironment().tick)
+        #expect(on.metrics.pushes < 100)
+        #expect(off.metrics.pushes > ticks / 2)
+    }
+
+    @Test("Without default-host-only each configured host push-starts its own card")
+    func defaultHostOnly() throws {
+        let on = try run("C")
+        let off = try run("C", without: .defaultHostOnly)
+        #expect(on.metrics.maxVisibleCards == 1)
+        #expect(off.metrics.maxVisibleCards == 2)
+        #expect(off.metrics.multiCardSeconds > 60)
+    }
+
+    @Test("Without push-port-gate a scratch server on a spare port push-starts a card of its own")
+    func pushPortGate() throws {
+        let on = try run("F")
+        let off = try run("F", without: .pushPortGate)
+        #expect(on.metrics.maxVisibleCards == 1)
+        #expect(off.metrics.maxVisibleCards == 2)
+        #expect(off.metrics.pushes > on.metrics.pushes)
+    }
+
+    @Test("Without max-rows the card is taller than the lock screen and the header is clipped")
+    func maxRows() throws {
+        let on = try run("B")
+        let off = try run("B", without: .maxRows)
+        #expect(on.details.overheightSeconds == 0)
+        #expect(off.details.overheightSeconds > 60)
+        #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.1)
+    }
+
+    @Test("Without ended-report-wins an /ended landing mid-load is overwritten and the dead card resurrected")
+    func endedReportWins() throws {
+        let on = try run("F")
+        let off = try run("F", without: .endedReportWins)
+        #expect(on.metrics.correctFraction > 0.95)
+        #expect(off.metrics.correctFraction < 0.7)
+        #expect(off.metrics.timeToCorrectP99 > 100)
+    }
+
+    private func run(_ name: String, without: Guard...) throws -> ScenarioResult {
+        let scenario = try #require(Scenario.named(name))
+        let report = SimulationReport.run([scenario], seed: 1, without: Set(without))
+        return try #require(report.scenarios.first)
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for Simulator live in this folder.
