@@ -55,7 +55,7 @@ struct AppVisits {
     var stay: ClosedRange<Double> = 60...300
     var wakingHours: Range<Int> = 0..<24
 
-    func schedule(_ phone: SimulatedPhone, in simulation: Simulation, from start: Double, to end: Double) {
+    func schedule(_ phone: Phone, in simulation: Simulation, from start: Double, to end: Double) {
         var time = start
         while true {
             time += simulation.random.exponential(mean: meanGap)

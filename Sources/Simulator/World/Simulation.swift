@@ -1,3 +1,4 @@
+import FleetApp
 import FleetCore
 
 /// One run of one scenario: the world (truth, servers, APNs, phones), the agenda and the metrics.
@@ -18,7 +19,9 @@ public final class Simulation {
     var truth = Truth()
     var apns = SimulatedAPNs()
     var servers: [SimulatedServer] = []
-    var phones: [SimulatedPhone] = []
+    var phones: [Phone] = []
+    /// The one clock every phone's ActivityKit and app read: it moves only with the agenda.
+    let clock = VirtualClock(now: Simulation.epoch)
     var metrics = MetricsRecorder()
     private var queue = EventQueue<(Simulation) -> Void>()
     /// When set, every notable step is written here as one line ("Reading the evidence").
@@ -46,14 +49,16 @@ public final class Simulation {
 
     /// Runs every action up to `duration`, evaluating the lock screens after each one.
     func run() -> (ScenarioMetrics, ScenarioDetails) {
-        for server in servers { server.startTicking(in: self) }
+        for server in servers { server.start(in: self) }
         metrics.begin(self)
         while let time = queue.nextTime, time <= duration, let (instant, action) = queue.popFirst() {
             now = instant
+            clock.advance(to: Self.epoch + instant)
             action(self)
             metrics.observe(self)
         }
         now = duration
+        clock.advance(to: Self.epoch + duration)
         return metrics.finish(self)
     }
 
@@ -83,24 +88,29 @@ extension Simulation {
     func report(_ report: SessionReport, sid: SessionID, process: String? = nil) {
         truth.report(report, sid: sid, process: process, now: unixNow)
         note("truth: \(process ?? sid.rawValue) busy=\(report.busy) prompt=\(report.prompt != nil) host=\(report.host)")
-        truthChanged()
+        for server in servers { server.sessionReported(sid, report, self) }
+        for phone in phones { phone.observe({ $0.upsert(report, for: sid) }, self) }
     }
 
     /// A session process goes away (`DELETE`).
     func remove(process: String) {
+        guard let sid = truth.sid(ofProcess: process) else { return }
         truth.remove(process: process, now: unixNow)
         note("truth: \(process) removed")
-        truthChanged()
+        let remaining = truth.report(of: sid)
+        for server in servers { server.sessionReported(sid, remaining, self) }
+        for phone in phones {
+            phone.observe({ model in
+                if let remaining { model.upsert(remaining, for: sid) } else { model.remove(sid) }
+            }, self)
+        }
     }
 
     /// A host's heartbeat lapses (or resumes): its sessions read `unknown` everywhere.
     func setHost(_ host: HostID, isDown: Bool) {
         truth.setHost(host, isDown: isDown, now: unixNow)
         note("truth: host \(host) \(isDown ? "down" : "up")")
-        truthChanged()
-    }
-
-    private func truthChanged() {
-        for phone in phones { phone.sessionsChanged(in: self) }
+        for server in servers { server.hostChanged(host, isDown: isDown, self) }
+        for phone in phones { phone.observe({ $0.setHost(host, health: isDown ? .knownDown : .up) }, self) }
     }
 }

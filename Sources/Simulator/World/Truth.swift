@@ -36,6 +36,9 @@ struct Truth {
         refreshSince(now: now)
     }
 
+    /// The sid a process reports for.
+    func sid(ofProcess key: String) -> SessionID? { processes.first { $0.key == key }?.sid }
+
     /// The current report of a session (its first process).
     func report(of sid: SessionID) -> SessionReport? { processes.first { $0.sid == sid }?.report }
 
