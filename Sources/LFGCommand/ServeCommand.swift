@@ -1,14 +1,167 @@
-/// `lfg serve`: run the control plane (HTTP API, watcher, dashboard)
+import APNs
+import APNsHTTP2
+import ControlPlane
+import Dispatch
+import ES256OpenSSL
+import FleetCore
+import Foundation
+import HTTPServer
+import HTTPTypes
+import StoreSQLite
+
+/// `lfg serve`: run the control plane (HTTP API, watcher, dashboard).
 public struct ServeCommand: Command {
     public static let name = "serve"
     public static let summary = "run the control plane (HTTP API, watcher, dashboard)"
-    public static let usage = "Usage: lfg serve [--port N] [--bind ADDR] [--demo]"
+    public static let usage = """
+        Usage: lfg serve [--port N] [--bind ADDR]
+
+        Serves the HTTP API on ADDR:N (default 127.0.0.1:8766) with its data in $LFG_HOME (default ~/.lfg):
+        lfg.sqlite (the store), liveactivity.log (the decision log), auth-token (the bearer token, 0600).
+        Pushes Live Activity updates only with LFG_LIVE_ACTIVITIES=1, complete LFG_APNS_* credentials,
+        N = LFG_PUSH_PORT (default 8766) and the exclusive watcher lock of $LFG_HOME.
+        Prints a one-time dashboard login URL. Stops cleanly on SIGINT or SIGTERM.
+        """
+
+    public static let defaultPort = 8766
+    public var port: Int
+    public var bind: String
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        arguments = ArgumentList([])
+        port = try arguments.integer("--port", in: 0...65535) ?? Self.defaultPort
+        bind = try arguments.value("--bind") ?? "127.0.0.1"
+        guard bind.split(separator: ".").count == 4, bind.split(separator: ".").allSatisfy({ UInt8($0) != nil }) else {
+            throw UsageError("--bind takes an IPv4 address such as 127.0.0.1, not '\(bind)'")
+        }
+        if arguments.flag("--demo") {
+            throw UsageError("--demo is not available in this build; run lfg serve without it")
+        }
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        throw CommandFailure("'lfg serve' is not built yet")
+        let config: ServerConfig
+        do { config = try ServerConfig.load(environment: context.environment) } catch {
+            throw CommandFailure("\(error)")
+        }
+        let parts = try await ServeParts.assemble(config: config, port: port, bind: bind, context: context)
+        let url = "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(parts.port)"
+        context.write("""
+            lfg serve: listening on \(url) (data in \(config.home))
+              dashboard login (one time): \(url)/login?code=\(parts.loginCode)
+              live activities: \(parts.gateReason.map { "silent: \($0)" } ?? "pushing")
+
+            """)
+        await parts.run()
+        context.write("lfg serve: stopped\n")
+        return 0
+    }
+}
+
+/// Everything `lfg serve` wires together, built in order: store, service, HTTP server, push gate.
+struct ServeParts: Sendable {
+    let service: ControlPlaneService
+    let server: HTTPServer
+    let port: Int
+    let loginCode: String
+    let gateReason: String?
+    let lock: HomeLock?
+    let sender: HTTP2PushSender?
+
+    static func assemble(config: ServerConfig, port: Int, bind: String, context: CommandContext) async throws
+        -> ServeParts
+    {
+        let home = config.home
+        try HomeFiles.prepare(home)
+        let token = try config.authToken ?? HomeFiles.authToken(at: home + "/" + HomeFiles.authToken) {
+            Authenticator.makeSecret()
+        }
+        let store = try SQLiteStore(path: home + "/" + HomeFiles.database)
+        let logPath = home + "/" + HomeFiles.decisionLog
+        let decisionLog = try DecisionLogFile(path: logPath)
+        let (gateway, sender) = try makeGateway(config)
+        let reportProblem: @Sendable (String) -> Void = { context.writeError("lfg serve: \($0)\n") }
+        let service = ControlPlaneService(
+            .init(
+                store: store, gateway: gateway, decisionLog: decisionLog,
+                tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem),
+            gate: gate(config, port: port, lock: .notTried),
+            recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
+        try await service.start()
+
+        let loginCode = Authenticator.makeSecret()
+        // The web dashboard plugs in here: an HTTPHandler for authorized requests outside /api/.
+        let dashboard: (any HTTPHandler)? = nil
+        let router = APIRouter(
+            service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard)
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(bindAddress: bind, port: UInt16(port)), handler: router)
+        let boundPort: Int
+        do { boundPort = Int(try server.start()) } catch {
+            throw CommandFailure("\(error); is another server on \(bind):\(port)? pick another --port")
+        }
+
+        var pushGate = gate(config, port: boundPort, lock: .notTried)
+        var lock: HomeLock?
+        if pushGate.shouldTryLock() {
+            lock = try HomeLock.acquire(path: home + "/" + HomeFiles.watcherLock)
+            pushGate.lock = lock == nil ? .heldElsewhere : .held
+        }
+        await service.setGate(pushGate)
+        return ServeParts(
+            service: service, server: server, port: boundPort, loginCode: loginCode, gateReason: pushGate.reason(),
+            lock: lock, sender: sender)
+    }
+
+    static func gate(_ config: ServerConfig, port: Int, lock: PushGate.LockState) -> PushGate {
+        PushGate(
+            isLiveActivitiesOn: config.isLiveActivitiesOn, missingCredentials: config.apns.missingCredentials,
+            listeningPort: port, pushPort: config.pushPort, lock: lock, home: config.home)
+    }
+
+    /// The live APNs gateway when Live Activities are on and the credentials complete; a silent one otherwise.
+    static func makeGateway(_ config: ServerConfig) throws -> (any PushGateway, HTTP2PushSender?) {
+        guard config.isLiveActivitiesOn, config.apns.missingCredentials.isEmpty else {
+            return (DisabledPushGateway(reason: "pushing is off"), nil)
+        }
+        do {
+            let apns = try APNsConfiguration(environment: config.values)
+            let key = try OpenSSLSigningKey(pem: try apns.loadKey { try Array(Data(contentsOf: URL(fileURLWithPath: $0))) })
+            let sender = try HTTP2PushSender(
+                options: try HTTP2PushSender.Options(configuration: apns),
+                tokens: ProviderTokenCache(keyID: apns.keyID, teamID: apns.teamID, key: key, clock: .system))
+            return (APNsPushGateway(sender: sender, bundleID: apns.bundleID), sender)
+        } catch {
+            throw CommandFailure("APNs is configured but unusable: \(error)")
+        }
+    }
+
+    /// Serves until SIGINT or SIGTERM, then shuts down: HTTP first (in-flight requests answered), then the watcher.
+    func run() async {
+        let server = server
+        let service = service
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await server.run() }
+            group.addTask { await service.run() }
+            group.addTask { await Self.terminationSignal() }
+            _ = await group.next()
+            group.cancelAll()
+        }
+        service.events.finishAll()
+        sender?.shutdown()
+        withExtendedLifetime(lock) {}
+    }
+
+    /// Returns at the first SIGINT or SIGTERM (or when cancelled).
+    static func terminationSignal() async {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        for await _ in stream { break }
+        for source in sources { source.cancel() }
     }
 }

@@ -95,6 +95,17 @@ struct HookReducerTests {
         #expect(DisplayState.resolve(state.report, isHostDown: false) == .idle)
     }
 
+    @Test("An interrupted turn (no Stop) is healed by the idle notification: nothing runs, nothing is asked")
+    func interruptedTurn() throws {
+        let request = #", "tool_name": "Bash", "tool_input": {"command": "make deploy"}"#
+        let state = try #require(Self.run([
+            try Self.prompt("go"), try Self.event("PermissionRequest", request),
+            try Self.event("Notification", #", "notification_type": "idle_prompt", "message": "Claude is waiting for your input""#),
+        ]))
+        #expect(DisplayState.resolve(state.report, isHostDown: false) == .idle)
+        #expect(state.report.step == nil)
+    }
+
     @Test("An MCP elicitation is a question until its result arrives")
     func elicitation() throws {
         let asked = try #require(Self.run([try Self.prompt("go"), try Self.event("Elicitation", #", "message": "Pick a repository""#)]))

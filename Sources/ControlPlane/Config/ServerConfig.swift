@@ -9,6 +9,8 @@ public struct ServerConfig: Hashable, Sendable {
     public var pushPort: Int
     public var tickMilliseconds: Int
     public var apns: APNsSettings
+    /// Every variable as read (process environment over `.env`), for adapters that read their own.
+    public var values: [String: String]
 
     /// The APNs settings (`LFG_APNS_*`).
     public struct APNsSettings: Hashable, Sendable {
@@ -61,7 +63,8 @@ public struct ServerConfig: Hashable, Sendable {
                 bundleId: value("LFG_APNS_BUNDLE_ID"),
                 sandboxURL: value("LFG_APNS_SANDBOX_URL") ?? "https://api.sandbox.push.apple.com",
                 productionURL: value("LFG_APNS_PRODUCTION_URL") ?? "https://api.push.apple.com",
-                caFile: value("LFG_APNS_CA_FILE")))
+                caFile: value("LFG_APNS_CA_FILE")),
+            values: values)
     }
 
     /// Parses `.env` text: `NAME=value` lines, `#` comments, optional `export `, optional quotes.

@@ -66,6 +66,12 @@ public actor ControlPlaneService {
     /// Whether the watcher may push, and why not.
     public var pushGateReason: String? { gate?.reason(guards: dependencies.guards) }
 
+    /// Replaces the push gate (once the real listening port and the lock are known).
+    public func setGate(_ gate: PushGate?) {
+        self.gate = gate
+        noteChange()
+    }
+
     /// Loads the store into memory and hands it to the watcher. Call once, before serving.
     public func start() async throws(StoreError) {
         await acquire()

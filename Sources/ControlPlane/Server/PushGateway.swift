@@ -62,3 +62,12 @@ public final class ScriptedPushGateway: PushGateway {
         return results
     }
 }
+
+/// The gateway of a server that may not push: every token answers "not sent" (status 0).
+public struct DisabledPushGateway: PushGateway {
+    let reason: String
+    public init(reason: String) { self.reason = reason }
+    public func deliver(_ batch: PushBatch) async -> [TokenResult] {
+        batch.targets.map { TokenResult(target: $0, status: 0, reason: reason) }
+    }
+}

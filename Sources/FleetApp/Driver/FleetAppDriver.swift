@@ -33,7 +33,9 @@ public final class FleetAppDriver {
     // MARK: The app's entry points (each ends by starting the calls the engine queued)
 
     /// Trigger 1: call from the app's init.
-    public func launch(cachedSessions: [SessionEntry] = []) { drive { $0.launch(cachedSessions: cachedSessions) } }
+    public func launch(cachedSessions: [SessionEntry] = [], hiddenDirs: HiddenDirs = []) {
+        drive { $0.launch(cachedSessions: cachedSessions, hiddenDirs: hiddenDirs) }
+    }
 
     /// Trigger 2: a change to the session store or the settings.
     public func changeModel(_ change: (inout SessionModel) -> Void) { drive { $0.changeModel(change) } }

@@ -54,8 +54,11 @@ public final class FleetAppEngine {
 
     /// Trigger 1, launch (`configure`): sweep the tombstones, re-attach to existing cards, observe the
     /// sequences, tell the server about this device, sync at once, and start the first refresh.
-    public func launch(cachedSessions: [SessionEntry] = []) {
+    /// `hiddenDirs` are the person's saved settings: without them the first sync would count hidden
+    /// sessions and the device registration would clear the server's filter.
+    public func launch(cachedSessions: [SessionEntry] = [], hiddenDirs: HiddenDirs = []) {
         model.hydrate(fromCache: cachedSessions)
+        model.hiddenDirs = hiddenDirs
         manage(.launched(fleet: host.fleetActivities, retired: host.retiredActivityIDs))
         sendDeviceRegistration()
         sync(.launch)

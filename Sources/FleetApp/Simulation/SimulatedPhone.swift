@@ -39,11 +39,12 @@ public final class SimulatedPhone {
         host = InMemoryActivityHost(clock: clock, behaviour: behaviour, installID: installID)
     }
 
-    /// The app's process starts (fresh engine, store hydrated from `cachedSessions`) and runs trigger 1.
-    /// A running app only comes to the foreground (or stays in the background).
-    public func launch(inForeground: Bool, cachedSessions: [SessionEntry] = []) {
+    /// The app's process starts (fresh engine, store hydrated from `cachedSessions`, the saved
+    /// `hiddenDirs`) and runs trigger 1. A running app is only woken: brought to the foreground, or
+    /// resumed in the background.
+    public func launch(inForeground: Bool, cachedSessions: [SessionEntry] = [], hiddenDirs: HiddenDirs = []) {
         guard app == nil else {
-            if inForeground { foreground() }
+            if inForeground { foreground() } else { resumeInBackground() }
             return
         }
         host.appLaunched(inForeground: inForeground)
@@ -52,7 +53,7 @@ public final class SimulatedPhone {
             configuration: configuration, host: host, outbox: outbox, storage: storage, clock: clock, guards: guards,
             firstCallID: lastCallID + 1)
         app = engine
-        engine.launch(cachedSessions: cachedSessions)
+        engine.launch(cachedSessions: cachedSessions, hiddenDirs: hiddenDirs)
     }
 
     /// The app comes to the foreground (trigger 4); launches it first if it is not running.

@@ -114,6 +114,14 @@ public enum HookReducer {
     }
 
     static func notify(_ event: HookEvent, _ session: inout HookSessionState) {
+        if event.notificationType == "idle_prompt" {
+            // Claude has waited ~60 s for input. This heals a turn that ended without Stop (the user
+            // pressed Esc, possibly at a permission dialog): nothing is running and nothing is asked.
+            session.report.busy = false
+            session.report.step = nil
+            session.setPrompt(nil, raisedBy: nil)
+            return
+        }
         if let type = event.notificationType, PromptText.answeredNotificationTypes.contains(type) {
             if session.report.prompt?.kind == .question { session.setPrompt(nil, raisedBy: nil) }
             return

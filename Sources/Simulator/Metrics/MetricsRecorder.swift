@@ -1,3 +1,4 @@
+import FleetApp
 import FleetCore
 
 /// Integrates what the lock screens show against the truth, and counts what the writers did.
@@ -31,7 +32,15 @@ struct MetricsRecorder {
     private var pushes = 0
     private var truthChanges = 0
     private var lastPushStart: [Int: Double] = [:]
-    private var pushStartedCards: [LockScreenCard] = []
+    private var pushStartedCards: [PushStartedCard] = []
+
+    /// A card a push-to-start created, and when its update token first reached the canonical server.
+    private struct PushStartedCard {
+        var phone: Int
+        var id: ActivityID
+        var appearedAt: Double
+        var tokenReachedServerAt: Double?
+    }
 
     /// A start followed by a client end within this many seconds is one turn of the start/end loop.
     static let loopWindow: Double = 90
@@ -41,20 +50,33 @@ struct MetricsRecorder {
     mutating func pushSent() { pushes += 1 }
     mutating func serverStarted() { serverStarts += 1 }
 
-    mutating func cardAppeared(_ card: LockScreenCard, on phone: SimulatedPhone, _ simulation: Simulation) {
+    /// The app started a card itself (`Activity.request`).
+    mutating func cardRequested(on phone: Phone) { starts += 1 }
+
+    /// A push-to-start created a card on `phone`.
+    mutating func cardPushStarted(_ id: ActivityID, on phone: Phone, _ simulation: Simulation) {
         starts += 1
-        guard card.origin == .pushToStart else { return }
         lastPushStart[phone.index] = simulation.now
-        pushStartedCards.append(card)
+        pushStartedCards.append(PushStartedCard(phone: phone.index, id: id, appearedAt: simulation.now))
     }
 
-    mutating func clientEnded(_ phone: SimulatedPhone, _ simulation: Simulation) {
-        clientEnded += 1
+    /// An update token from `phone` reached the canonical server: if it is a push-started card's, the
+    /// server can address that card from now on.
+    mutating func updateTokenReached(_ token: PushToken, on phone: Phone, _ simulation: Simulation) {
+        for index in pushStartedCards.indices
+        where pushStartedCards[index].phone == phone.index && pushStartedCards[index].tokenReachedServerAt == nil
+            && phone.rig.host.updateToken(of: pushStartedCards[index].id) == token
+        {
+            pushStartedCards[index].tokenReachedServerAt = simulation.now
+        }
     }
+
+    /// The app reported ending its card (`/ended` to its default server).
+    mutating func endedReported() { clientEnded += 1 }
 
     /// The default server heard an `/ended` while it still counts `population` active: the phone and the
     /// server disagree, so the server wants to start again. After a push-start, that is one turn of the loop.
-    mutating func endedAgainstActive(_ device: DeviceID, population: Set<SessionID>, _ simulation: Simulation) {
+    mutating func endedAgainstActive(_ device: DeviceID, population: [String], _ simulation: Simulation) {
         guard let phone = simulation.phones.first(where: { $0.device == device }) else { return }
         defer { lastPushStart[phone.index] = nil }
         guard !population.isEmpty, let started = lastPushStart[phone.index],
@@ -104,19 +126,20 @@ struct MetricsRecorder {
         var untrustworthy = false
         for phone in simulation.phones where phone.isInstalled {
             let truth = truths[phone.index]
+            let cards = phone.visibleCards
             untrustworthy = untrustworthy || !truth.isTrustworthy
-            maxVisibleCards = max(maxVisibleCards, phone.cards.count)
-            multiple = multiple || phone.cards.count > 1
+            maxVisibleCards = max(maxVisibleCards, cards.count)
+            multiple = multiple || cards.count > 1
             correct = correct && CardCorrectness.isCorrect(
-                cards: phone.cards.map(\.content), truth: truth,
+                cards: cards.map(\.content), truth: truth,
                 activeWhenLastTrustworthy: activeWhenLastTrustworthy[phone.index])
-            for card in phone.cards {
+            for card in cards {
                 overheight = overheight || card.content.rows.count > FleetReducer.maxRows
-                let isAddressable = phone.isRunning
-                    || simulation.servers.contains { $0.addresses(card.updateToken, in: simulation) }
-                frozen = frozen || !isAddressable
+                frozen = frozen || !Self.isAddressable(card, on: phone, simulation)
             }
         }
+        if multiple, !hasMultipleCards { simulation.note("several cards visible: " + describe(simulation)) }
+        if frozen, !hasFrozenCard { simulation.note("a card is frozen (nobody can address it)") }
         if correct != isCorrect {
             simulation.note(correct ? "lock screens correct" : "lock screens WRONG: " + describe(simulation))
         }
@@ -128,6 +151,13 @@ struct MetricsRecorder {
         }
     }
 
+    /// Whether anybody can still change `card`: the app while it runs, or a pushing server holding its token.
+    static func isAddressable(_ card: FleetActivity, on phone: Phone, _ simulation: Simulation) -> Bool {
+        if phone.isRunning { return true }
+        guard let token = phone.rig.host.updateToken(of: card.id) else { return false }
+        return simulation.servers.contains { $0.addresses(token.hex, of: phone.device, in: simulation) }
+    }
+
     /// Each phone's cards against its truth, for the trace.
     private func describe(_ simulation: Simulation) -> String {
         func rows(_ state: ContentState) -> String {
@@ -135,7 +165,7 @@ struct MetricsRecorder {
             return "[" + relative.joined(separator: " ") + (state.more > 0 ? " +\(state.more)" : "") + "]"
         }
         return simulation.phones.filter(\.isInstalled).map { phone in
-            let cards = phone.cards.map { rows($0.content) }.joined(separator: ", ")
+            let cards = phone.visibleCards.map { rows($0.content) }.joined(separator: ", ")
             return "\(phone.name) shows {\(cards)} truth \(rows(truths[phone.index].contentState))"
         }.joined(separator: "; ")
     }
@@ -161,7 +191,7 @@ struct MetricsRecorder {
         var withToken = 0
         var withoutToken = 0
         for card in pushStartedCards {
-            if let registered = card.tokenRegisteredAt, registered - card.appearedAt <= Self.loopWindow {
+            if let registered = card.tokenReachedServerAt, registered - card.appearedAt <= Self.loopWindow {
                 withToken += 1
             } else if card.appearedAt + Self.loopWindow <= simulation.duration {
                 withoutToken += 1

@@ -3,21 +3,13 @@ import FleetCore
 /// The seed's situations A to G, scripted second by second.
 extension Scenario {
     /// A: you start a session with the app open. The app's card appears at once and the server adopts it.
-    /// A duplicate row (an in-TUI /resume) appears for a while.
     static let situationA = Scenario("A", "a session starts with the app open; the server adopts the app's card", duration: 900) { sim in
         sim.addServer("pro")
         let phone = sim.addPhone("iphone", device: "iphone-1")
         sim.at(1) { _ in phone.open(sim) }
         sim.at(20) { $0.begin("s1", "Does codex work for lfg?") }
-        sim.at(90) { sim in
-            // Another live process on the same sid, still asking: conflicting state, one session.
-            var duplicate = SessionReport(title: "Does codex work for lfg?", cwd: "/work/s1", busy: true)
-            duplicate.prompt = Prompt(kind: .permission, text: "Allow edit?")
-            sim.report(duplicate, sid: "s1", process: "s1-resumed")
-        }
         sim.at(200) { $0.ask("s1") }
         sim.at(260) { $0.answer("s1") }
-        sim.at(300) { $0.remove(process: "s1-resumed") }
         sim.at(420) { $0.finish("s1") }
         // More turns with the app open, at uneven instants against the server's tick.
         let titles = ["Read SessionListView.swift", "In the iOS client, can you add…", "Fix the flaky test",
@@ -31,11 +23,14 @@ extension Scenario {
         sim.at(840) { _ in phone.leave(sim) }
     }
 
-    /// B: you lock the phone; sessions change and finish. Only the server's pushes keep the card right.
-    /// Five sessions (more than three rows), a stale sandbox token from a dev build, 5xx on a quarter of pushes.
+    /// B: you lock the phone; sessions change and finish. Only the server's pushes keep the card right, and
+    /// only because it adopted the app's card when its token arrived (an iOS 17.1 phone: no push-to-start,
+    /// so the app's card is the only one). Five sessions (more than three rows), stale update tokens of
+    /// earlier cards, 5xx on a quarter of pushes.
     static let situationB = Scenario("B", "the phone is locked; the server's pushes keep the card right", duration: 900, environment: flakyAPNs) { sim in
         let pro = sim.addServer("pro")
         let phone = sim.addPhone("iphone", device: "iphone-1")
+        phone.supportsPushToStart = false
         sim.seedCorpseUpdateTokens(for: phone, on: pro, environments: [.production, .production, .production, .sandbox])
         sim.at(1) { _ in phone.open(sim) }
         let titles = ["Does codex work for lfg?", "Read SessionListView.swift", "In the iOS client, can you add…",
@@ -108,7 +103,8 @@ extension Scenario {
     /// scratch `lfg serve` on a spare port shares the token store for a while.
     static let situationF = Scenario("F", "server restart with an /ended mid-load; a scratch server on a spare port", duration: 900, environment: slowLoad) { sim in
         let pro = sim.addServer("pro")
-        sim.addServer("scratch", isOnPushPort: false, sharing: pro.registry, lifetime: 200...700)
+        // An agent's scratch `lfg serve --port 8799` on the same home, started while nothing runs.
+        sim.addServer("scratch", port: 8799, sharing: pro.store, lifetime: 620...900)
         let phone = sim.addPhone("iphone", device: "iphone-1")
         phone.backgroundWakeChance = 1
         sim.at(1) { _ in phone.open(sim) }
@@ -121,10 +117,12 @@ extension Scenario {
         sim.at(400) { _ in phone.open(sim) }
         sim.at(460) { _ in phone.leave(sim) }
         sim.at(600) { sim in sim.finish("s2"); sim.finish("s3") }
+        sim.at(700) { $0.begin("s4", "Fix the flaky test") }
+        sim.at(850) { $0.finish("s4") }
     }
 
     /// G: two cards exist: the app creates one while its token registration crawls through a slow tunnel,
-    /// so the server push-starts a second. Dedupe ends the older at once.
+    /// and the server's push-start (slow APNs) lands beside it. Dedupe ends the older at once.
     static let situationG = Scenario("G", "two cards: the app's and a push-started one; dedupe keeps the newest", duration: 600, environment: slowTunnel) { sim in
         sim.addServer("pro")
         let phone = sim.addPhone("iphone", device: "iphone-1")
@@ -151,6 +149,7 @@ extension Scenario {
     private static var slowTunnel: SimulationEnvironment {
         var environment = SimulationEnvironment()
         environment.registrationLatency = 2.5...3.5
+        environment.apnsLatency = 1...2
         return environment
     }
 }

@@ -31,7 +31,7 @@ extension Scenario {
     }
 
     /// A day in the life: busy daytime, quiet night, the app opened now and then, a host down for twenty
-    /// minutes, a server restart, a duplicate row, and dev-build reinstalls minting push-to-start tokens.
+    /// minutes, a server restart, and dev-build reinstalls that left rotted push-to-start tokens.
     static let day = Scenario("day", "24 h: daytime bursts, idle nights, visits, a host outage, a restart", duration: 24 * 3600) { sim in
         let pro = sim.addServer("pro")
         let phone = sim.addPhone("iphone", device: "iphone-1")
@@ -43,13 +43,6 @@ extension Scenario {
         Workload(hosts: ["studio", "laptop"], meanGapByHour: gaps).schedule(in: sim, from: 60, to: 24 * 3600 - 3600)
         AppVisits(meanGap: 2400, wakingHours: 7..<23).schedule(phone, in: sim, from: 60, to: 24 * 3600 - 600)
         sim.at(10 * 3600) { _ in pro.restart(sim) }
-        sim.at(11 * 3600) { sim in
-            sim.begin("dup", "Resume the refactor", host: "studio")
-            var duplicate = SessionReport(title: "Resume the refactor", host: "studio", cwd: "/work/dup")
-            duplicate.prompt = Prompt(kind: .plan, text: "Approve plan?")
-            sim.report(duplicate, sid: "dup", process: "dup-fork")
-        }
-        sim.at(11.5 * 3600) { sim in sim.remove(process: "dup-fork"); sim.finish("dup") }
         sim.at(14 * 3600) { $0.setHost("laptop", isDown: true) }
         sim.at(14 * 3600 + 1200) { $0.setHost("laptop", isDown: false) }
     }

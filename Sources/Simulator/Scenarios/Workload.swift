@@ -30,7 +30,7 @@ struct Workload {
     }
 
     private func scheduleTurn(at time: Double, in simulation: Simulation) {
-        let number = simulation.makeProcessID()
+        let number = simulation.makeSessionNumber()
         let sid = SessionID("w\(number)")
         let title = Self.titles[simulation.random.integer(0...(Self.titles.count - 1))]
         let host = hosts[simulation.random.integer(0...(hosts.count - 1))]
@@ -45,7 +45,7 @@ struct Workload {
             finish += wait
         }
         simulation.at(finish) { $0.finish(sid) }
-        simulation.at(finish + 600) { $0.remove(process: sid.rawValue) }
+        simulation.at(finish + 600) { $0.remove(sid) }
     }
 }
 
@@ -55,7 +55,7 @@ struct AppVisits {
     var stay: ClosedRange<Double> = 60...300
     var wakingHours: Range<Int> = 0..<24
 
-    func schedule(_ phone: SimulatedPhone, in simulation: Simulation, from start: Double, to end: Double) {
+    func schedule(_ phone: Phone, in simulation: Simulation, from start: Double, to end: Double) {
         var time = start
         while true {
             time += simulation.random.exponential(mean: meanGap)

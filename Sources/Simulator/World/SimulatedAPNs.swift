@@ -1,39 +1,57 @@
+import ControlPlane
+import FleetApp
 import FleetCore
 
-/// One Live Activity push as the simulated APNs carries it.
-struct SimulatedPush: Hashable {
-    enum Event: String, Hashable { case start, update, end }
-
-    var event: Event
-    var content: ContentState
-    /// `aps.timestamp`: the device ignores an update older than the last state it applied.
-    var timestamp: UnixTime
-    var token: String
-    var environment: PushEnvironment
-}
-
-/// What the simulated APNs answered.
-enum SimulatedAnswer: Hashable {
-    /// 200. Not a delivery receipt: a dead Live Activity token and a rotted push-to-start token answer it too.
-    case accepted
-    /// 410 Unregistered (the app is gone) or 400 BadDeviceToken (never a token): prune it.
-    case tokenDead
-    /// A transient 5xx: send again later.
-    case retryLater
-}
-
 /// APNs as the seed met it: latency, rare 5xx, a dead Live Activity token that answers 200 and drops the
-/// payload, a rotted push-to-start token that does the same, and 410 only for an uninstalled app.
+/// payload, a rotted push-to-start token that does the same, 410 only for a deleted app, and 400
+/// `BadDeviceToken` for a token no install ever had.
 struct SimulatedAPNs {
-    enum Target: Hashable {
-        case pushToStart(phone: Int)
-        case activity(phone: Int, card: Int)
+    /// Which phone minted each token the servers were ever handed (tokens are opaque to APNs' callers).
+    private var owners: [String: Int] = [:]
+
+    mutating func noteOwner(_ hex: String, phone index: Int) { owners[hex] = index }
+
+    func owner(of hex: String) -> Int? { owners[hex] }
+}
+
+extension Simulation {
+    /// Sends one token's push of `batch` through the simulated APNs; `answered` gets the result later.
+    ///
+    /// The phone sees the push (if it goes anywhere) at the instant the server gets its answer.
+    func sendThroughAPNs(_ target: PushTarget, of batch: PushBatch, answered: @escaping (TokenResult, Simulation) -> Void) {
+        metrics.pushSent()
+        note("apns: \(batch.action.rawValue) -> \(target.shortHex) (\(target.env.rawValue))")
+        let latency = random.uniform(environment.apnsLatency)
+        let isTransientFailure = random.chance(environment.apnsTransientFailure)
+        after(latency) { simulation in
+            let (status, reason) = simulation.deliver(target, of: batch, transientFailure: isTransientFailure)
+            simulation.note("apns: \(batch.action.rawValue) \(target.shortHex) answered \(status)")
+            answered(
+                TokenResult(target: target, status: status, reason: reason, apnsId: nil, milliseconds: latency * 1000),
+                simulation)
+        }
     }
 
-    private var targets: [String: Target] = [:]
-
-    /// Makes `token` addressable (ActivityKit minted it on a phone).
-    mutating func mint(_ token: String, for target: Target) { targets[token] = target }
-
-    func target(of token: String) -> Target? { targets[token] }
+    private func deliver(_ target: PushTarget, of batch: PushBatch, transientFailure: Bool) -> (Int, String?) {
+        if transientFailure { return (503, "ServiceUnavailable") }
+        guard let index = apns.owner(of: target.hex), let token = PushToken(hex: target.hex) else {
+            return (400, "BadDeviceToken")
+        }
+        let phone = phones[index]
+        guard phone.isInstalled else { return (410, "Unregistered") }
+        switch (target.kind, batch.action) {
+        case (.pushToStart, .start):
+            phone.pushStarted(token, content: batch.contentState, in: self)
+        case (.update, .update):
+            phone.deliver(.update(batch.contentState, timestamp: batch.decidedAt), to: token, in: self)
+        case (.update, .end):
+            let dismissal: DismissalPolicy =
+                (batch.dismissalDate ?? batch.decidedAt) <= batch.decidedAt ? .immediate : .after(batch.dismissalDate!)
+            phone.deliver(.end(batch.contentState, dismissal: dismissal, timestamp: batch.decidedAt), to: token, in: self)
+        default:
+            break
+        }
+        // 200 in every case: a dead card's token, a rotted push-to-start token, a live card alike.
+        return (200, nil)
+    }
 }

@@ -1,162 +1,190 @@
+import ControlPlane
+import FleetApp
 import FleetCore
 
-/// One `lfg serve` process: its watcher's boxes, its token store, its ticks and its pushes in flight.
-///
-/// A scratch server shares the primary's ``TokenRegistry`` (same `$LFG_HOME`) but keeps its own boxes:
-/// its own idea of which card exists.
+/// One `lfg serve` process, driving ControlPlane's real ``Watcher`` the way ``ControlPlaneService`` does:
+/// every event in, every effect carried out (pushes through the simulated APNs, records to the store),
+/// a tick every `LFG_TICK_MS` and promptly after a change, and nothing at all while its push gate is shut.
 final class SimulatedServer {
-    let name: String
-    /// Listens on the canonical push port (`LFG_PUSH_PORT`).
-    let isOnPushPort: Bool
-    let registry: TokenRegistry
-    private(set) var boxes: [DeviceID: DeviceBox] = [:]
-    /// Device hiddenDirs the server knows (`PUT /api/devices`); a failed PUT leaves it unaware.
-    var hiddenDirs: [DeviceID: HiddenDirs] = [:]
-    /// Runs between these simulated seconds.
-    var lifetime: ClosedRange<Double>
-    private(set) var isLoading = false
-    /// The persisted boxes (the store: card, since, veto), written on every change.
-    private var disk: [DeviceID: DeviceBox] = [:]
-    private var snapshotBeingLoaded: [DeviceID: DeviceBox] = [:]
-    private var endedWhileLoading: Set<DeviceID> = []
+    /// The canonical push port (`LFG_PUSH_PORT`).
+    static let pushPort = 8766
+    /// How long a change waits for the rest of its burst (the service's coalesce window).
+    static let coalesceWindow = 0.01
 
-    init(name: String, isOnPushPort: Bool = true, registry: TokenRegistry = TokenRegistry(), lifetime: ClosedRange<Double> = 0...Double.infinity) {
+    let name: String
+    let port: Int
+    let store: SimulatedStore
+    /// Runs between these simulated seconds.
+    let lifetime: ClosedRange<Double>
+    private(set) var watcher: Watcher
+    /// Every session and host this server heard of (hosts report to every control plane in the world).
+    private(set) var fleet = FleetSnapshot()
+    /// Bumped on every restart, so an APNs answer to the previous process finds nobody.
+    private var incarnation = 0
+    private var isPromptTickScheduled = false
+
+    init(name: String, port: Int, store: SimulatedStore, lifetime: ClosedRange<Double>, guards: GuardSet) {
         self.name = name
-        self.isOnPushPort = isOnPushPort
-        self.registry = registry
+        self.port = port
+        self.store = store
         self.lifetime = lifetime
+        watcher = Watcher(guards: guards)
     }
 
     func isRunning(at time: Double) -> Bool { lifetime.contains(time) }
 
-    /// Whether this server's watcher pushes at all (`push-port-gate`: only the canonical port does).
+    /// The real push gate: Live Activities on, credentials complete, the canonical port, the home's lock.
+    func gate(_ guards: GuardSet) -> PushGate {
+        let onPort = port == Self.pushPort
+        return PushGate(
+            isLiveActivitiesOn: true, missingCredentials: [], listeningPort: port, pushPort: Self.pushPort,
+            lock: onPort ? .held : (guards.isOn(.pushPortGate) ? .notTried : .heldElsewhere), home: "~/.lfg")
+    }
+
+    /// Whether this server's watcher runs and pushes now.
     func pushes(_ simulation: Simulation) -> Bool {
-        isRunning(at: simulation.now) && (isOnPushPort || !simulation.guards.isOn(.pushPortGate))
+        isRunning(at: simulation.now) && gate(simulation.guards).isEnabled(guards: simulation.guards)
     }
 
-    /// Whether the server would address `token` with its next update.
-    func addresses(_ token: String, in simulation: Simulation) -> Bool {
-        pushes(simulation) && registry.holdsUpdateToken(token)
+    /// Whether this server would address `hex` as `device`'s update token.
+    func addresses(_ hex: String, of device: DeviceID, in simulation: Simulation) -> Bool {
+        guard pushes(simulation), let box = watcher.boxes[device] else { return false }
+        return box.record.tokens.contains { $0.kind == .update && $0.hex == hex }
     }
 
-    func box(_ device: DeviceID) -> DeviceBox { boxes[device] ?? DeviceBox() }
+    // MARK: lifecycle and ticks
 
-    /// What the watcher sees for `device`: every reported session, with the device's known hiddenDirs.
-    func reduction(for device: DeviceID, in simulation: Simulation) -> FleetReduction {
-        FleetReducer.reduce(
-            simulation.truth.fleetSessions, previousSince: box(device).since,
-            hiddenDirs: hiddenDirs[device] ?? [], now: simulation.unixNow, guards: simulation.guards)
+    /// Starts the process at its lifetime's start: loads the store, then ticks.
+    func start(in simulation: Simulation) {
+        simulation.at(max(0, lifetime.lowerBound)) { [self] simulation in
+            handle(.loaded(devices: store.devices, since: store.since, at: simulation.unixNow), simulation)
+            simulation.after(simulation.random.uniform(0...simulation.environment.tick)) { [self] in periodicTick($0) }
+        }
     }
 
-    // MARK: ticking
+    /// The process restarts: a fresh watcher; the stored state takes `serverLoadDelay` to load, and
+    /// whatever arrives meanwhile reaches the watcher before it (the race `ended-report-wins` settles).
+    func restart(_ simulation: Simulation) {
+        simulation.note("\(name): restarts; loading its stored state")
+        incarnation += 1
+        watcher = Watcher(guards: simulation.guards)
+        let devices = store.devices
+        let since = store.since
+        simulation.after(simulation.environment.serverLoadDelay) { [self] simulation in
+            handle(.loaded(devices: devices, since: since, at: simulation.unixNow), simulation)
+        }
+    }
 
-    func startTicking(in simulation: Simulation) {
-        let first = max(lifetime.lowerBound, 0) + simulation.random.uniform(0...simulation.environment.tick)
-        simulation.at(first) { [self] simulation in tick(simulation) }
+    private func periodicTick(_ simulation: Simulation) {
+        guard isRunning(at: simulation.now) else { return }
+        simulation.after(simulation.environment.tick) { [self] in periodicTick($0) }
+        tick(simulation)
+    }
+
+    /// Something changed: tick promptly, once per burst.
+    func noteChange(_ simulation: Simulation) {
+        guard !isPromptTickScheduled else { return }
+        isPromptTickScheduled = true
+        simulation.after(Self.coalesceWindow) { [self] simulation in
+            isPromptTickScheduled = false
+            tick(simulation)
+        }
     }
 
     private func tick(_ simulation: Simulation) {
-        guard isRunning(at: simulation.now) else { return }
-        simulation.after(simulation.environment.tick) { [self] simulation in tick(simulation) }
-        // `push-port-gate`: a server off the canonical port stays silent; its watcher does not run.
-        guard !isLoading, pushes(simulation) else { return }
-        for device in registry.devices { tick(device, simulation) }
+        guard pushes(simulation) else { return }
+        handle(.ticked(fleet, at: simulation.unixNow), simulation)
     }
 
-    private func tick(_ device: DeviceID, _ simulation: Simulation) {
-        var box = box(device)
-        guard !box.isSending else { return }
-        let reduction = reduction(for: device, in: simulation)
-        let action = StandInWatcher.decide(&box, reduction: reduction, now: simulation.unixNow, guards: simulation.guards)
-        boxes[device] = box
-        if action.isWorthLogging { simulation.note("\(name): decide \(action.label) for \(device)") }
-        switch action {
-        case .nothing, .vetoed: return
-        case .start(let content): send(action, event: .start, content: content, to: registry.startTokens(of: device), device, simulation)
-        case .update(let content): send(action, event: .update, content: content, to: registry.updateTokens(of: device), device, simulation)
-        case .end(let content): send(action, event: .end, content: content, to: registry.updateTokens(of: device), device, simulation)
+    // MARK: what reaches the server
+
+    func sessionReported(_ sid: SessionID, _ report: SessionReport?, _ simulation: Simulation) {
+        if let report { fleet.put(sid, report) } else { fleet.remove(sid) }
+        noteChange(simulation)
+    }
+
+    func hostChanged(_ host: HostID, isDown: Bool, _ simulation: Simulation) {
+        // A lapsed heartbeat: last seen just past its TTL. Back up: a fresh one.
+        let heartbeat = isDown
+            ? HostHeartbeat(lastSeen: simulation.unixNow - 2, ttlSeconds: 1)
+            : HostHeartbeat(lastSeen: simulation.unixNow, ttlSeconds: 1e9)
+        fleet.heartbeat(host, heartbeat)
+        noteChange(simulation)
+    }
+
+    /// `GET /api/sessions`.
+    func listing(_ simulation: Simulation) -> SessionsReply {
+        let down = fleet.downHosts(at: simulation.unixNow)
+        let sessions = fleet.sessions.keys.sorted().compactMap { sid -> SessionsReply.Session? in
+            let report = fleet.sessions[sid]!
+            guard let state = DisplayState.resolve(report, isHostDown: down.contains(report.host)) else { return nil }
+            return SessionsReply.Session(sid: sid, report: report, displayState: state)
         }
+        return SessionsReply(sessions: sessions)
     }
 
-    private func send(
-        _ action: StandInWatcher.Action, event: SimulatedPush.Event, content: ContentState,
-        to tokens: [TokenRegistry.Entry], _ device: DeviceID, _ simulation: Simulation
-    ) {
-        guard !tokens.isEmpty else { return }  // no-tokens: nothing can address the card
-        boxes[device, default: DeviceBox()].isSending = true
-        var answered = 0
-        var accepted = 0
-        for entry in tokens {
-            let push = SimulatedPush(
-                event: event, content: content, timestamp: simulation.unixNow, token: entry.token,
-                environment: entry.environment)
-            simulation.sendThroughAPNs(push) { [self] answer, simulation in
-                answered += 1
-                switch answer {
-                case .accepted: accepted += 1
-                case .tokenDead: registry.prune(entry.token)
-                case .retryLater: break
-                }
-                guard answered == tokens.count else { return }
-                var box = box(device)
-                box.isSending = false
-                StandInWatcher.delivered(&box, action: action, attempted: tokens.count, accepted: accepted, guards: simulation.guards)
-                if case .start = action, accepted > 0 { simulation.metrics.serverStarted() }
-                boxes[device] = box
-                persist(device)
-            }
-        }
+    func deviceReported(_ device: DeviceID, _ profile: DeviceProfile, _ simulation: Simulation) {
+        handle(.deviceReported(device, profile, at: simulation.unixNow), simulation)
+        noteChange(simulation)
     }
 
-    // MARK: the three Live Activity endpoints
-
-    func startTokenRegistered(_ entry: TokenRegistry.Entry, _ simulation: Simulation) {
-        simulation.note("\(name): start-token \(entry.token.prefix(8)) for \(entry.device)")
-        registry.registerStart(entry, cap: simulation.guards.isOn(.pushToStartCap))
-    }
-
-    func updateTokenRegistered(_ entry: TokenRegistry.Entry, _ simulation: Simulation) {
-        simulation.note("\(name): update-token \(entry.token.prefix(8)) for \(entry.device) (adopted)")
-        registry.registerUpdate(entry, supersede: simulation.guards.isOn(.supersede))
-        var box = box(entry.device)
-        StandInWatcher.updateTokenRegistered(&box, guards: simulation.guards)
-        boxes[entry.device] = box
-        persist(entry.device)
+    func tokenRegistered(_ device: DeviceID, _ kind: TokenKind, _ environment: PushEnvironment, hex: String, _ simulation: Simulation) {
+        handle(.tokenRegistered(device, kind, environment, hex: hex, at: simulation.unixNow), simulation)
+        noteChange(simulation)
     }
 
     func endedReported(_ device: DeviceID, _ simulation: Simulation) {
-        let population = Set(reduction(for: device, in: simulation).since.keys)
-        simulation.note("\(name): client-ended for \(device), veto \(population.map(\.rawValue).sorted())")
-        var box = box(device)
-        StandInWatcher.endedReported(&box, population: population)
-        boxes[device] = box
-        persist(device)
-        if isLoading { endedWhileLoading.insert(device) }
-        if isOnPushPort { simulation.metrics.endedAgainstActive(device, population: population, simulation) }
+        handle(.endedReported(device, at: simulation.unixNow), simulation)
+        noteChange(simulation)
     }
 
-    // MARK: restart and persistence
+    // MARK: carrying out effects
 
-    private func persist(_ device: DeviceID) {
-        var stored = box(device)
-        stored.isSending = false
-        disk[device] = stored
-    }
-
-    /// The process restarts: memory is lost and the persisted state loads for a moment.
-    func restart(_ simulation: Simulation) {
-        simulation.note("\(name): restarts; loading its stored state")
-        boxes = [:]
-        isLoading = true
-        snapshotBeingLoaded = disk
-        endedWhileLoading = []
-        simulation.after(simulation.environment.serverLoadDelay) { [self] simulation in
-            for device in snapshotBeingLoaded.keys.sorted() {
-                // `ended-report-wins`: an /ended that landed mid-load is newer than the snapshot.
-                if simulation.guards.isOn(.endedReportWins), endedWhileLoading.contains(device) { continue }
-                boxes[device] = snapshotBeingLoaded[device]
+    private func handle(_ event: WatcherEvent, _ simulation: Simulation) {
+        for effect in watcher.handle(event) {
+            store.apply(effect)
+            switch effect {
+            case .send(let batch): deliver(batch, simulation)
+            case .log(let line): record(line, simulation)
+            case .recordHistory(.started(_, at: _, origin: .pushToStart)): simulation.metrics.serverStarted()
+            case .saveDevice, .saveSince, .recordHistory: break
             }
-            isLoading = false
         }
+    }
+
+    private func record(_ line: DecisionLogLine, _ simulation: Simulation) {
+        guard line.event != .send else { return }
+        simulation.note("\(name): \(line.event.rawValue) \(line.deviceId) \(Self.summary(line.fields))")
+        if line.event == .clientEnded, port == Self.pushPort, case .strings(let veto) = line.fields["veto"] {
+            simulation.metrics.endedAgainstActive(line.deviceId, population: veto, simulation)
+        }
+    }
+
+    /// Sends every target of `batch` at once; when all have answered, the watcher hears of it.
+    private func deliver(_ batch: PushBatch, _ simulation: Simulation) {
+        let sentBy = incarnation
+        var results = [TokenResult?](repeating: nil, count: batch.targets.count)
+        var answered = 0
+        for (index, target) in batch.targets.enumerated() {
+            simulation.sendThroughAPNs(target, of: batch) { [self] result, simulation in
+                results[index] = result
+                answered += 1
+                guard answered == batch.targets.count, sentBy == incarnation else { return }
+                let receipt = PushReceipt(batchId: batch.id, deviceId: batch.deviceId, results: results.compactMap { $0 })
+                handle(.pushAnswered(receipt, at: simulation.unixNow), simulation)
+            }
+        }
+    }
+
+    private static func summary(_ fields: [String: LogValue]) -> String {
+        fields.keys.sorted().map { key in
+            switch fields[key]! {
+            case .string(let text): "\(key)=\(text)"
+            case .number(let number): "\(key)=\(JSONNumber.text(number))"
+            case .integer(let number): "\(key)=\(number)"
+            case .bool(let flag): "\(key)=\(flag)"
+            case .strings(let texts): "\(key)=[\(texts.joined(separator: " "))]"
+            }
+        }.joined(separator: " ")
     }
 }

@@ -1,14 +1,15 @@
+import ControlPlane
 import FleetCore
 
 /// The verbs scenarios are written in: servers, phones, and sessions that start, ask and finish.
 extension Simulation {
     @discardableResult
     func addServer(
-        _ name: String, isOnPushPort: Bool = true, sharing registry: TokenRegistry? = nil,
+        _ name: String, port: Int = SimulatedServer.pushPort, sharing store: SimulatedStore? = nil,
         lifetime: ClosedRange<Double> = 0...Double.infinity
     ) -> SimulatedServer {
         let server = SimulatedServer(
-            name: name, isOnPushPort: isOnPushPort, registry: registry ?? TokenRegistry(), lifetime: lifetime)
+            name: name, port: port, store: store ?? SimulatedStore(), lifetime: lifetime, guards: guards)
         servers.append(server)
         return server
     }
@@ -17,11 +18,10 @@ extension Simulation {
     func addPhone(
         _ name: String, device: DeviceID, environment: PushEnvironment = .production, hiddenDirs: HiddenDirs = [],
         servers serverNames: [String] = ["pro"]
-    ) -> SimulatedPhone {
-        let phone = SimulatedPhone(
+    ) -> Phone {
+        let phone = Phone(
             index: phones.count, name: name, device: device, environment: environment, hiddenDirs: hiddenDirs,
-            serverNames: serverNames)
-        phone.trace = { [weak self] text in self?.note(text) }
+            servers: serverNames, simulation: self)
         phones.append(phone)
         return phone
     }
@@ -59,25 +59,21 @@ extension Simulation {
         self.report(report, sid: sid)
     }
 
-    /// Registers historical update tokens of cards long gone (corpses: APNs answers 200 and drops).
-    func seedCorpseUpdateTokens(for phone: SimulatedPhone, on server: SimulatedServer, environments: [PushEnvironment]) {
+    /// Registers historical update tokens of cards long gone (corpses: APNs answers 200 and drops them).
+    func seedCorpseUpdateTokens(for phone: Phone, on server: SimulatedServer, environments: [PushEnvironment]) {
         for environment in environments {
-            let token = random.hexToken()
-            apns.mint(token, for: .activity(phone: phone.index, card: -makeCardID()))
-            server.registry.registerUpdate(
-                TokenRegistry.Entry(device: phone.device, environment: environment, token: token),
-                supersede: guards.isOn(.supersede))
+            let hex = random.hexToken()
+            apns.noteOwner(hex, phone: phone.index)
+            server.tokenRegistered(phone.device, .update, environment, hex: hex, self)
         }
     }
 
-    /// Registers push-to-start tokens minted by old dev builds (rotted: APNs answers 200 and drops).
-    func seedRottedStartTokens(for phone: SimulatedPhone, on server: SimulatedServer, count: Int, environment: PushEnvironment) {
+    /// Registers push-to-start tokens minted by old dev builds (rotted: APNs answers 200 and drops them).
+    func seedRottedStartTokens(for phone: Phone, on server: SimulatedServer, count: Int, environment: PushEnvironment) {
         for _ in 0..<count {
-            let token = random.hexToken()
-            apns.mint(token, for: .pushToStart(phone: phone.index))
-            server.registry.registerStart(
-                TokenRegistry.Entry(device: phone.device, environment: environment, token: token),
-                cap: guards.isOn(.pushToStartCap))
+            let hex = random.hexToken()
+            apns.noteOwner(hex, phone: phone.index)
+            server.tokenRegistered(phone.device, .pushToStart, environment, hex: hex, self)
         }
     }
 }

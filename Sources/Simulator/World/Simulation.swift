@@ -1,3 +1,4 @@
+import FleetApp
 import FleetCore
 
 /// One run of one scenario: the world (truth, servers, APNs, phones), the agenda and the metrics.
@@ -18,13 +19,14 @@ public final class Simulation {
     var truth = Truth()
     var apns = SimulatedAPNs()
     var servers: [SimulatedServer] = []
-    var phones: [SimulatedPhone] = []
+    var phones: [Phone] = []
+    /// The one clock every phone's ActivityKit and app read: it moves only with the agenda.
+    let clock = VirtualClock(now: Simulation.epoch)
     var metrics = MetricsRecorder()
     private var queue = EventQueue<(Simulation) -> Void>()
     /// When set, every notable step is written here as one line ("Reading the evidence").
     var trace: [String]?
-    private var nextCardID = 0
-    private var nextProcessID = 0
+    private var nextSessionNumber = 0
 
     init(seed: UInt64, guards: GuardSet, environment: SimulationEnvironment, duration: Double) {
         self.random = SplitMix64(seed: seed)
@@ -46,25 +48,23 @@ public final class Simulation {
 
     /// Runs every action up to `duration`, evaluating the lock screens after each one.
     func run() -> (ScenarioMetrics, ScenarioDetails) {
-        for server in servers { server.startTicking(in: self) }
+        for server in servers { server.start(in: self) }
         metrics.begin(self)
         while let time = queue.nextTime, time <= duration, let (instant, action) = queue.popFirst() {
             now = instant
+            clock.advance(to: Self.epoch + instant)
             action(self)
             metrics.observe(self)
         }
         now = duration
+        clock.advance(to: Self.epoch + duration)
         return metrics.finish(self)
     }
 
-    func makeCardID() -> Int {
-        nextCardID += 1
-        return nextCardID
-    }
-
-    func makeProcessID() -> Int {
-        nextProcessID += 1
-        return nextProcessID
+    /// A fresh number for a workload's session id.
+    func makeSessionNumber() -> Int {
+        nextSessionNumber += 1
+        return nextSessionNumber
     }
 
     /// Records one step of the trace (only when tracing).
@@ -79,28 +79,27 @@ public final class Simulation {
 // MARK: - What the world does when the truth changes
 
 extension Simulation {
-    /// A host reports one session process (`PUT /api/sessions/{sid}`); every listener hears of it.
-    func report(_ report: SessionReport, sid: SessionID, process: String? = nil) {
-        truth.report(report, sid: sid, process: process, now: unixNow)
-        note("truth: \(process ?? sid.rawValue) busy=\(report.busy) prompt=\(report.prompt != nil) host=\(report.host)")
-        truthChanged()
+    /// A host reports one session (`PUT /api/sessions/{sid}`); every server and running app hears of it.
+    func report(_ report: SessionReport, sid: SessionID) {
+        truth.report(report, sid: sid, now: unixNow)
+        note("truth: \(sid) busy=\(report.busy) prompt=\(report.prompt != nil) host=\(report.host)")
+        for server in servers { server.sessionReported(sid, report, self) }
+        for phone in phones { phone.observe({ $0.upsert(report, for: sid) }, self) }
     }
 
-    /// A session process goes away (`DELETE`).
-    func remove(process: String) {
-        truth.remove(process: process, now: unixNow)
-        note("truth: \(process) removed")
-        truthChanged()
+    /// A session goes away (`DELETE`).
+    func remove(_ sid: SessionID) {
+        truth.remove(sid, now: unixNow)
+        note("truth: \(sid) removed")
+        for server in servers { server.sessionReported(sid, nil, self) }
+        for phone in phones { phone.observe({ $0.remove(sid) }, self) }
     }
 
     /// A host's heartbeat lapses (or resumes): its sessions read `unknown` everywhere.
     func setHost(_ host: HostID, isDown: Bool) {
         truth.setHost(host, isDown: isDown, now: unixNow)
         note("truth: host \(host) \(isDown ? "down" : "up")")
-        truthChanged()
-    }
-
-    private func truthChanged() {
-        for phone in phones { phone.sessionsChanged(in: self) }
+        for server in servers { server.hostChanged(host, isDown: isDown, self) }
+        for phone in phones { phone.observe({ $0.setHost(host, health: isDown ? .knownDown : .up) }, self) }
     }
 }

@@ -12,8 +12,8 @@ public struct SimulationEnvironment: Hashable, Sendable {
     public var apnsTransientFailure: Double = 0.01
     /// A session change reaching the app's event stream.
     public var networkLatency: ClosedRange<Double> = 0.05...0.3
-    /// A token registration or `/ended` report from the phone to the control plane (through the tunnel).
-    public var registrationLatency: ClosedRange<Double> = 0.1...0.5
+    /// A token registration, device report or `/ended` round trip through the tunnel.
+    public var registrationLatency: ClosedRange<Double> = 0.2...1.0
     /// The session list refresh the app runs every so often while in the foreground (the fourth sync trigger).
     public var foregroundRefresh: Double = 15
     /// Chance that iOS launches the app in the background after a push-to-start creates a card.
@@ -26,16 +26,12 @@ public struct SimulationEnvironment: Hashable, Sendable {
     public var backgroundWindow: Double = 30
     /// How long a backgrounded app keeps running before it is suspended.
     public var suspendAfterLeaving: Double = 10
-    /// From a card's creation to its update token reaching the app.
-    public var tokenMintDelay: ClosedRange<Double> = 0.1...0.5
-    /// A live fetch of the session list after launch or resume.
-    public var fetchLatency: ClosedRange<Double> = 0.3...1.5
-    /// Chance that a launch mints a new push-to-start token value (the old one rots: 200, dropped).
-    public var pushToStartRemint: Double = 0.3
+    /// From a card's creation (or a launch) to ActivityKit minting its token.
+    public var tokenMintDelay: Double = 0.3
+    /// A `GET /api/sessions` round trip.
+    public var fetchLatency: ClosedRange<Double> = 0.2...0.8
     /// How long a restarted server takes to load its persisted card state.
     public var serverLoadDelay: Double = 1.5
-    /// A token registration that failed is retried after this many seconds (doubling), while the app runs.
-    public var registrationRetry: Double = 2
 
     public init() {}
 }

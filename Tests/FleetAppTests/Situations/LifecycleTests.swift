@@ -61,3 +61,19 @@ import Testing
         #expect(harness.requestCommands.count == 2)
     }
 }
+
+/// Settings the app restores at launch.
+@Suite struct LaunchSettingsTests {
+    @Test("The saved hiddenDirs apply from the first sync and reach the server with the device registration")
+    func hiddenDirsAtLaunch() {
+        let harness = PhoneHarness()
+        harness.listing = SessionsReply(sessions: [.fixture("a", cwd: "/work/secret")])
+        harness.phone.launch(inForeground: true, hiddenDirs: ["/work/secret"])
+        harness.run(for: 1)
+        #expect(harness.liveCards.isEmpty)
+        let registrations = harness.calls.compactMap { sent -> DeviceRegistration? in
+            if case .putDevice(_, let registration) = sent.call { registration } else { nil }
+        }
+        #expect(registrations.map(\.hiddenDirs) == [["/work/secret"]])
+    }
+}

@@ -1,0 +1,87 @@
+import ControlPlane
+import FleetApp
+import FleetCore
+
+/// The phone's calls to the control planes: through the tunnel, to the server, and the answer back.
+extension Simulation {
+    /// Carries one queued call from `phone` to its server and the answer back to the app.
+    ///
+    /// From a background launch the tunnel may drop it (the app's manager retries with backoff);
+    /// a `PUT /api/devices` of a phone that `reportsHiddenDirs == false` always fails.
+    func route(_ sent: InMemoryControlPlaneOutbox.Sent, from phone: Phone) {
+        if case .reportEnded = sent.call, sent.server == phone.rig.configuration.defaultServer?.name {
+            metrics.endedReported()
+        }
+        if case .registerToken(let registration, _, _) = sent.call, registration.kind == .pushToStart,
+            !phone.supportsPushToStart
+        {
+            // iOS before 17.2 has no push-to-start token; FleetApp's in-memory ActivityKit mints one
+            // anyway, so the simulator keeps it off the wire (and tells the app it went through).
+            after(0) { simulation in
+                phone.rig.answer(sent.id, .success(.accepted))
+                phone.pump(simulation)
+            }
+            return
+        }
+        // A session fetch is an ordinary GET; registrations and reports are what a slow tunnel delays.
+        var isFetch = false
+        if case .fetchSessions = sent.call { isFetch = true }
+        let leg = isFetch ? environment.fetchLatency : environment.registrationLatency
+        let there = random.uniform(leg) / 2
+        let back = random.uniform(leg) / 2
+        let isDropped = phone.lifecycle == .background && !random.chance(environment.backgroundRegistrationSuccess)
+        var isRefused = false
+        if case .putDevice = sent.call, !phone.reportsHiddenDirs { isRefused = true }
+        guard let server = server(named: sent.server), !isDropped, !isRefused else {
+            note("\(phone.name): \(sent.call.summary) to \(sent.server) failed")
+            after(there + back) { simulation in
+                phone.rig.answer(sent.id, .failure(.unreachable("the tunnel dropped the request")))
+                phone.pump(simulation)
+            }
+            return
+        }
+        after(there) { simulation in
+            guard server.isRunning(at: simulation.now) else {
+                simulation.after(back) { simulation in
+                    phone.rig.answer(sent.id, .failure(.unreachable("connection refused")))
+                    phone.pump(simulation)
+                }
+                return
+            }
+            let reply = simulation.serve(sent.call, at: server, from: phone)
+            simulation.after(back) { simulation in
+                phone.rig.answer(sent.id, .success(reply))
+                phone.pump(simulation)
+            }
+        }
+    }
+
+    /// What the server does with one call (the routes of contract section 5, in memory).
+    private func serve(_ call: ControlPlaneCall, at server: SimulatedServer, from phone: Phone) -> ControlPlaneReply {
+        switch call {
+        case .putDevice(let device, let registration):
+            server.deviceReported(
+                device, DeviceProfile(env: registration.env, platform: registration.platform, hiddenDirs: registration.hiddenDirs),
+                self)
+            if let token = registration.pushToStartToken {
+                apns.noteOwner(token.hex, phone: phone.index)
+                server.tokenRegistered(device, .pushToStart, registration.env, hex: token.hex, self)
+            }
+            return .accepted
+        case .registerToken(let registration, let env, let device):
+            apns.noteOwner(registration.token.hex, phone: phone.index)
+            note("\(server.name): \(registration.kind.rawValue) token \(registration.token) from \(phone.name)")
+            let kind: TokenKind = registration.kind == .pushToStart ? .pushToStart : .update
+            server.tokenRegistered(device, kind, env, hex: registration.token.hex, self)
+            if kind == .update, server.port == SimulatedServer.pushPort {
+                metrics.updateTokenReached(registration.token, on: phone, self)
+            }
+            return .accepted
+        case .reportEnded(_, let device):
+            server.endedReported(device, self)
+            return .accepted
+        case .fetchSessions:
+            return .sessions(server.listing(self))
+        }
+    }
+}
