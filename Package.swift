@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "StoreSQLite", dependencies: ["ControlPlane", "CSQLite"], swiftSettings: strict),
 
         // MARK: app side
-        .target(name: "FleetApp", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "FleetApp", dependencies: ["FleetCore", "HTTPTypes"], swiftSettings: strict),
         .target(name: "FleetAppApple", dependencies: ["FleetApp", "FleetCore"], swiftSettings: strict),
 
         // MARK: tools
@@ -80,7 +80,8 @@ let package = Package(
             dependencies: ["ControlPlane", "StoreSQLite", "HTTPServer", "HTTPClient", "APNs", "APNsMock", "ES256OpenSSL", "LFGCommand"],
             swiftSettings: strict
         ),
-        .testTarget(name: "FleetAppTests", dependencies: ["FleetApp", "FleetCore"], swiftSettings: strict),
+        .testTarget(
+            name: "FleetAppTests", dependencies: ["FleetApp", "FleetCore", "HTTPTypes", "ControlPlane", "APNs"], swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
         .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis"], swiftSettings: strict),
         .testTarget(

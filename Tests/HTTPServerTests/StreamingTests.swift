@@ -17,6 +17,14 @@ final class EventSource: Sendable {
     }
 
     func send(event: String) { continuation.yield(Data("data: \(event)\n\n".utf8)) }
+
+    /// A handler that answers every request with this source's stream as server-sent events.
+    var handler: HandlerFunction {
+        let stream = stream
+        return HandlerFunction { _ in
+            HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(stream))
+        }
+    }
 }
 
 @Suite struct StreamingTests {
@@ -25,10 +33,7 @@ final class EventSource: Sendable {
     @Test("Server-sent events arrive in order and the stream ends when the producer finishes")
     func eventsArriveInOrder() async throws {
         let source = EventSource()
-        let handler = HandlerFunction { _ in
-            HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(source.stream))
-        }
-        try await withServer(handler: handler) { base in
+        try await withServer(handler: source.handler) { base in
             let stream = try await client.openStream(HTTPClientRequest(url: "\(base)/events"))
             #expect(stream.status == 200)
             #expect(stream.header("content-type") == "text/event-stream")
@@ -43,10 +48,7 @@ final class EventSource: Sendable {
     @Test("When the client disconnects, the producer's stream is terminated")
     func disconnectTerminatesProducer() async throws {
         let source = EventSource()
-        let handler = HandlerFunction { _ in
-            HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(source.stream))
-        }
-        try await withServer(handler: handler) { base in
+        try await withServer(handler: source.handler) { base in
             let stream = try await client.openStream(HTTPClientRequest(url: "\(base)/events"))
             source.send(event: "first")
             var iterator = stream.lines.makeAsyncIterator()
@@ -61,10 +63,7 @@ final class EventSource: Sendable {
     @Test("Cancelling the server finishes an open stream and run() returns")
     func shutdownEndsOpenStreams() async throws {
         let source = EventSource()
-        let handler = HandlerFunction { _ in
-            HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(source.stream))
-        }
-        let server = HTTPServer(configuration: .init(port: 0), handler: handler)
+        let server = HTTPServer(configuration: .init(port: 0), handler: source.handler)
         let port = try server.start()
         let running = Task { try await server.run() }
         let stream = try await client.openStream(HTTPClientRequest(url: "http://127.0.0.1:\(port)/events"))

@@ -37,10 +37,11 @@ enum DashboardStyle {
         .tag { font-size:11.5px; padding:2px 8px; border-radius:6px; background:#23232b; color:#c6c6d0; border:1px solid var(--line); }
         .tag.warn { color:var(--amber); border-color:rgba(255,159,10,.35); background:rgba(255,159,10,.08); }
         .tag.ok { color:var(--green); border-color:rgba(48,209,88,.35); background:rgba(48,209,88,.08); }
-        .surfaces { display:grid; grid-template-columns: 360px 340px 1fr; gap:26px; align-items:start; }
+        .surfaces { display:grid; grid-template-columns: max-content max-content max-content; justify-content:start; gap:22px; align-items:start; }
         .surface-col { display:flex; flex-direction:column; gap:8px; }
         .surface-label { color:var(--muted); font-size:11px; text-transform:uppercase; letter-spacing:.08em; }
-        .wallpaper { padding:16px; border-radius:18px; background:radial-gradient(120% 140% at 20% 0%, #3a3f63 0%, #1b1d2c 45%, #101018 100%); }
+        .wallpaper { padding:16px; border-radius:18px; min-height:192px; display:flex; align-items:center; justify-content:center;
+          background:radial-gradient(120% 140% at 20% 0%, #3a3f63 0%, #1b1d2c 45%, #101018 100%); }
         .lock { width:328px; height:160px; overflow:hidden; border-radius:22px; padding:12px 14px;
           background:rgba(18,18,22,.82); backdrop-filter: blur(18px); border:1px solid rgba(255,255,255,.06);
           box-shadow:0 10px 30px rgba(0,0,0,.35); position:relative; }
@@ -62,7 +63,7 @@ enum DashboardStyle {
         .island-expanded { width:340px; border-radius:42px; background:#000; padding:14px 20px 16px; box-shadow:0 8px 24px rgba(0,0,0,.45); }
         .island-expanded .card-head { justify-content:space-between; }
         .dot { width:8px; height:8px; border-radius:50%; background:var(--accent); display:inline-block; }
-        .islands-small { display:flex; gap:26px; align-items:center; }
+        .islands-small { display:flex; gap:22px; align-items:center; padding:0 6px; }
         .island-compact { width:236px; height:37px; border-radius:999px; background:#000; display:flex; align-items:center;
           justify-content:space-between; padding:0 6px 0 14px; position:relative; box-shadow:0 6px 18px rgba(0,0,0,.45); }
         .island-compact::after { content:""; position:absolute; left:50%; top:50%; width:84px; height:26px; transform:translate(-50%,-50%);
@@ -96,6 +97,6 @@ enum DashboardStyle {
         .ev-start-vetoed, .ev-partial, .ev-none-accepted, .ev-no-tokens { color:var(--amber); background:rgba(255,159,10,.10); }
         .ev-token-pruned { color:var(--red); background:rgba(255,69,58,.10); }
         .bad { color:var(--red); } .good { color:var(--green); }
-        @media (max-width: 1200px) { .surfaces { grid-template-columns: 1fr; } .columns { grid-template-columns: 1fr; } }
+        @media (max-width: 1200px) { .surfaces { grid-template-columns: max-content; } .columns { grid-template-columns: 1fr; } }
         """#
 }

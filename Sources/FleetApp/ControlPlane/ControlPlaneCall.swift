@@ -39,17 +39,19 @@ public enum ControlPlaneCall: Hashable, Sendable {
         }
     }
 
-    /// The request path (the device id percent-encoded as a path segment).
-    public var path: String {
+    /// The path's segments, not encoded (the device id is one segment).
+    public var pathSegments: [String] {
         switch self {
-        case .putDevice(let deviceID, _): "/api/devices/\(Self.pathSegment(deviceID.rawValue))"
+        case .putDevice(let deviceID, _): ["api", "devices", deviceID.rawValue]
         case .registerToken(let registration, _, _):
-            registration.kind == .pushToStart
-                ? "/api/push/live-activity/start-token" : "/api/push/live-activity/update-token"
-        case .reportEnded: "/api/push/live-activity/ended"
-        case .fetchSessions: "/api/sessions"
+            ["api", "push", "live-activity", registration.kind == .pushToStart ? "start-token" : "update-token"]
+        case .reportEnded: ["api", "push", "live-activity", "ended"]
+        case .fetchSessions: ["api", "sessions"]
         }
     }
+
+    /// The request path as it goes into a URL (each segment percent-encoded).
+    public var path: String { "/" + pathSegments.map(Self.pathSegment).joined(separator: "/") }
 
     /// The JSON body as key/value pairs of strings and string arrays, or nil for a GET.
     public var body: [String: JSONValue]? {

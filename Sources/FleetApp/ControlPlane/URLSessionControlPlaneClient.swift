@@ -25,17 +25,7 @@ public final class URLSessionControlPlaneClient: ControlPlaneClient {
         } catch {
             throw .unreachable("\(error)")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
-            let message = (try? JSONDecoder().decode(ErrorBody.self, from: data))?.error ?? "no error text"
-            throw .rejected(status: status, message: message)
-        }
-        guard case .fetchSessions = call else { return .accepted }
-        do {
-            return .sessions(try JSONDecoder().decode(SessionsReply.self, from: data))
-        } catch {
-            throw .unreadableAnswer("\(error)")
-        }
+        return try call.reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
     }
 
     func makeRequest(_ call: ControlPlaneCall, on server: ServerProfile) throws(ControlPlaneError) -> URLRequest {
@@ -54,7 +44,5 @@ public final class URLSessionControlPlaneClient: ControlPlaneClient {
         }
         return request
     }
-
-    struct ErrorBody: Decodable { var error: String }
 }
 #endif
