@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient"], swiftSettings: strict),
         .testTarget(
             name: "ControlPlaneTests",
-            dependencies: ["ControlPlane", "StoreSQLite", "HTTPServer", "HTTPClient", "APNs", "LFGCommand"],
+            dependencies: ["ControlPlane", "StoreSQLite", "HTTPServer", "HTTPClient", "APNs", "APNsMock", "ES256OpenSSL", "LFGCommand"],
             swiftSettings: strict
         ),
         .testTarget(
