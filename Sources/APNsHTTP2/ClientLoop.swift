@@ -124,7 +124,7 @@ final class ClientLoop {
     private func collect(from connection: ClientConnection, into pool: Pool) {
         var resend: [PushJob] = []
         for answer in connection.answered {
-            var job = answer.job
+            let job = answer.job
             if answer.response.reason == .expiredProviderToken, let tokens, let used = answer.providerToken,
                 !job.hasRefreshedToken
             {

@@ -30,7 +30,7 @@ struct Workload {
     }
 
     private func scheduleTurn(at time: Double, in simulation: Simulation) {
-        let number = simulation.makeProcessID()
+        let number = simulation.makeSessionNumber()
         let sid = SessionID("w\(number)")
         let title = Self.titles[simulation.random.integer(0...(Self.titles.count - 1))]
         let host = hosts[simulation.random.integer(0...(hosts.count - 1))]
@@ -45,7 +45,7 @@ struct Workload {
             finish += wait
         }
         simulation.at(finish) { $0.finish(sid) }
-        simulation.at(finish + 600) { $0.remove(process: sid.rawValue) }
+        simulation.at(finish + 600) { $0.remove(sid) }
     }
 }
 

@@ -26,8 +26,7 @@ public final class Simulation {
     private var queue = EventQueue<(Simulation) -> Void>()
     /// When set, every notable step is written here as one line ("Reading the evidence").
     var trace: [String]?
-    private var nextCardID = 0
-    private var nextProcessID = 0
+    private var nextSessionNumber = 0
 
     init(seed: UInt64, guards: GuardSet, environment: SimulationEnvironment, duration: Double) {
         self.random = SplitMix64(seed: seed)
@@ -62,14 +61,10 @@ public final class Simulation {
         return metrics.finish(self)
     }
 
-    func makeCardID() -> Int {
-        nextCardID += 1
-        return nextCardID
-    }
-
-    func makeProcessID() -> Int {
-        nextProcessID += 1
-        return nextProcessID
+    /// A fresh number for a workload's session id.
+    func makeSessionNumber() -> Int {
+        nextSessionNumber += 1
+        return nextSessionNumber
     }
 
     /// Records one step of the trace (only when tracing).
@@ -84,26 +79,20 @@ public final class Simulation {
 // MARK: - What the world does when the truth changes
 
 extension Simulation {
-    /// A host reports one session process (`PUT /api/sessions/{sid}`); every listener hears of it.
-    func report(_ report: SessionReport, sid: SessionID, process: String? = nil) {
-        truth.report(report, sid: sid, process: process, now: unixNow)
-        note("truth: \(process ?? sid.rawValue) busy=\(report.busy) prompt=\(report.prompt != nil) host=\(report.host)")
+    /// A host reports one session (`PUT /api/sessions/{sid}`); every server and running app hears of it.
+    func report(_ report: SessionReport, sid: SessionID) {
+        truth.report(report, sid: sid, now: unixNow)
+        note("truth: \(sid) busy=\(report.busy) prompt=\(report.prompt != nil) host=\(report.host)")
         for server in servers { server.sessionReported(sid, report, self) }
         for phone in phones { phone.observe({ $0.upsert(report, for: sid) }, self) }
     }
 
-    /// A session process goes away (`DELETE`).
-    func remove(process: String) {
-        guard let sid = truth.sid(ofProcess: process) else { return }
-        truth.remove(process: process, now: unixNow)
-        note("truth: \(process) removed")
-        let remaining = truth.report(of: sid)
-        for server in servers { server.sessionReported(sid, remaining, self) }
-        for phone in phones {
-            phone.observe({ model in
-                if let remaining { model.upsert(remaining, for: sid) } else { model.remove(sid) }
-            }, self)
-        }
+    /// A session goes away (`DELETE`).
+    func remove(_ sid: SessionID) {
+        truth.remove(sid, now: unixNow)
+        note("truth: \(sid) removed")
+        for server in servers { server.sessionReported(sid, nil, self) }
+        for phone in phones { phone.observe({ $0.remove(sid) }, self) }
     }
 
     /// A host's heartbeat lapses (or resumes): its sessions read `unknown` everywhere.

@@ -30,12 +30,8 @@ public struct SimulationEnvironment: Hashable, Sendable {
     public var tokenMintDelay: Double = 0.3
     /// A `GET /api/sessions` round trip.
     public var fetchLatency: ClosedRange<Double> = 0.2...0.8
-    /// Chance that a launch mints a new push-to-start token value (the old one rots: 200, dropped).
-    public var pushToStartRemint: Double = 0.3
     /// How long a restarted server takes to load its persisted card state.
     public var serverLoadDelay: Double = 1.5
-    /// A token registration that failed is retried after this many seconds (doubling), while the app runs.
-    public var registrationRetry: Double = 2
 
     public init() {}
 }
