@@ -4,13 +4,20 @@ import HTTP2Wire
 /// One client HTTP/2 connection to an APNs endpoint and the pushes in flight on it.
 /// Confined to the transport's loop thread.
 final class ClientConnection: HTTP2SessionDelegate {
-    struct InFlight {
-        var job: PushJob
+    /// A push on the wire and what has come back for it so far.
+    final class InFlight {
+        let job: PushJob
         let providerToken: String?
         let startedAt: ContinuousClock.Instant
         var status: Int?
         var apnsID: String?
         var body: [UInt8] = []
+
+        init(job: PushJob, providerToken: String?, startedAt: ContinuousClock.Instant) {
+            self.job = job
+            self.providerToken = providerToken
+            self.startedAt = startedAt
+        }
     }
 
     /// A push that got its answer on this connection.
@@ -30,12 +37,22 @@ final class ClientConnection: HTTP2SessionDelegate {
     /// GOAWAY arrived: no new streams; the ones at or below its last stream id still complete.
     private(set) var isGoingAway = false
     private var inFlight: [Int32: InFlight] = [:]
+    /// `:method`, `:scheme` and `:authority`: the same for every push on this connection.
+    private let fixedHeaders: [HTTP2Header]
+    /// The `authorization` value for the provider token last used (it changes every 40 minutes).
+    private var authorization: (token: String, value: String)?
+    /// Reused for every push so the hot path allocates nothing for headers.
+    private var block = HeaderBlock()
     /// Filled while servicing; the loop takes them after each call.
     var answered: [Answered] = []
     var unanswered: [(PushJob, TransportFailure)] = []
 
     init(endpoint: Endpoint, tls: TLSContext?) throws(WireError) {
         self.endpoint = endpoint
+        fixedHeaders = [
+            HTTP2Header(":method", "POST"), HTTP2Header(":scheme", endpoint.isTLS ? "https" : "http"),
+            HTTP2Header(":authority", endpoint.authority),
+        ]
         socket = try TCPSocket.connect(host: endpoint.host, port: endpoint.port)
         let stream: any ByteStream
         if let tls {
@@ -80,17 +97,18 @@ final class ClientConnection: HTTP2SessionDelegate {
     /// Puts `job` on the wire; false when the connection takes no new stream (ids exhausted).
     func submit(_ job: PushJob, providerToken: String?) -> Bool {
         let request = job.request
-        var headers = [
-            HTTP2Header(":method", "POST"), HTTP2Header(":scheme", endpoint.isTLS ? "https" : "http"),
-            HTTP2Header(":authority", endpoint.authority), HTTP2Header(":path", request.path),
-        ]
-        if let providerToken { headers.append(HTTP2Header("authorization", "bearer " + providerToken)) }
-        for field in request.headers { headers.append(HTTP2Header(field.name, field.value)) }
-        guard let stream = wire.session.submitRequest(headers: headers, body: request.payload.bytes) else {
+        block.removeAll()
+        for header in fixedHeaders { block.add(header.name, header.value) }
+        block.add(":path", request.path)
+        if let providerToken {
+            if authorization?.token != providerToken { authorization = (providerToken, "bearer " + providerToken) }
+            block.add("authorization", authorization?.value ?? "")
+        }
+        request.forEachHeader { name, value in block.add(name, value) }
+        guard let stream = wire.session.submitRequest(block, body: request.payload.bytes) else {
             isGoingAway = true
             return false
         }
-        var job = job
         job.attempts += 1
         inFlight[stream] = InFlight(job: job, providerToken: providerToken, startedAt: .now)
         return true
@@ -111,11 +129,11 @@ final class ClientConnection: HTTP2SessionDelegate {
 
     // MARK: HTTP2SessionDelegate
 
-    func http2Header(stream: Int32, name: String, value: String) {
-        switch name {
-        case ":status": inFlight[stream]?.status = Int(value)
-        case "apns-id": inFlight[stream]?.apnsID = value
-        default: break
+    func http2Header(stream: Int32, name: HeaderBytes, value: HeaderBytes) {
+        if name.equals(":status") {
+            inFlight[stream]?.status = value.decimal
+        } else if name.equals("apns-id") {
+            inFlight[stream]?.apnsID = value.string
         }
     }
 

@@ -82,7 +82,7 @@ final class ClientLoop {
         guard !pool.queue.isEmpty else { return }
         if pool.current == nil {
             do {
-                pool.current = try ClientConnection(endpoint: pool.endpoint, tls: tls)
+                pool.current = try ClientConnection(endpoint: pool.endpoint, tls: pool.endpoint.isTLS ? tls : nil)
                 shared.connectionOpened()
             } catch {
                 failQueue(pool, TransportFailure(.connectFailed, "cannot connect to \(pool.endpoint): \(error)"))
@@ -124,7 +124,7 @@ final class ClientLoop {
     private func collect(from connection: ClientConnection, into pool: Pool) {
         var resend: [PushJob] = []
         for answer in connection.answered {
-            var job = answer.job
+            let job = answer.job
             if answer.response.reason == .expiredProviderToken, let tokens, let used = answer.providerToken,
                 !job.hasRefreshedToken
             {

@@ -1,7 +1,10 @@
 import APNs
 
 /// One push travelling through the transport: the request, who waits for it, and its history.
-struct PushJob {
+///
+/// `@unchecked Sendable`: a caller creates it and hands it over through the inbox lock; from then on
+/// only the loop thread reads or changes it.
+final class PushJob: @unchecked Sendable {
     let request: PushRequest
     let continuation: CheckedContinuation<PushResponse, Never>
     let enqueuedAt: ContinuousClock.Instant
@@ -10,6 +13,13 @@ struct PushJob {
     /// Whether a fresh provider token was already tried after `ExpiredProviderToken`.
     var hasRefreshedToken = false
 
+    init(request: PushRequest, continuation: CheckedContinuation<PushResponse, Never>, enqueuedAt: ContinuousClock.Instant) {
+        self.request = request
+        self.continuation = continuation
+        self.enqueuedAt = enqueuedAt
+    }
+
+    /// Answers the caller; called exactly once per job.
     func finish(_ response: PushResponse) {
         var response = response
         response.attempts = max(attempts, 1)

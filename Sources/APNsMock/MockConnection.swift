@@ -19,13 +19,14 @@ final class MockConnection: HTTP2SessionDelegate {
         connection.session.delegate = self
     }
 
-    func http2Header(stream: Int32, name: String, value: String) {
-        var request = pending[stream] ?? MockRequest(method: "", path: "", headers: [:], body: [])
-        switch name {
-        case ":method": request.method = value
-        case ":path": request.path = value
-        case _ where name.hasPrefix(":"): break
-        default: request.headers[name] = value
+    func http2Header(stream: Int32, name: HeaderBytes, value: HeaderBytes) {
+        var request = pending.removeValue(forKey: stream) ?? MockRequest(method: "", path: "", headers: [:], body: [])
+        if name.equals(":method") {
+            request.method = value.string
+        } else if name.equals(":path") {
+            request.path = value.string
+        } else if name.bytes.first != UInt8(ascii: ":") {
+            request.headers[name.string] = value.string
         }
         pending[stream] = request
     }

@@ -49,15 +49,20 @@ public struct PushRequest: Hashable, Sendable {
 
     /// Every APNs header this request carries, in a fixed order (no `authorization`).
     public var headers: [HeaderField] {
-        var fields = [
-            HeaderField("apns-push-type", pushType.rawValue),
-            HeaderField("apns-topic", topic),
-            HeaderField("apns-priority", String(priority.rawValue)),
-        ]
-        if let expiration { fields.append(HeaderField("apns-expiration", expiration.headerValue)) }
-        if let collapseID { fields.append(HeaderField("apns-collapse-id", collapseID.rawValue)) }
-        if let apnsID { fields.append(HeaderField("apns-id", apnsID.rawValue)) }
+        var fields: [HeaderField] = []
+        forEachHeader { fields.append(HeaderField($0, $1)) }
         return fields
+    }
+
+    /// Calls `body` with each header's name and value, in ``headers``' order, without building an array
+    /// (the transport's hot path).
+    public func forEachHeader(_ body: (String, String) -> Void) {
+        body("apns-push-type", pushType.rawValue)
+        body("apns-topic", topic)
+        body("apns-priority", String(priority.rawValue))
+        if let expiration { body("apns-expiration", expiration.headerValue) }
+        if let collapseID { body("apns-collapse-id", collapseID.rawValue) }
+        if let apnsID { body("apns-id", apnsID.rawValue) }
     }
 }
 

@@ -1,9 +1,11 @@
 internal import CNGHTTP2
+import Glibc
 
 /// Receives what an ``HTTP2Session`` parses. Called on the session's thread, inside `receive`.
 public protocol HTTP2SessionDelegate: AnyObject {
-    /// One header field of a HEADERS frame on `stream` (pseudo-headers included).
-    func http2Header(stream: Int32, name: String, value: String)
+    /// One header field of a HEADERS frame on `stream` (pseudo-headers included); the bytes live only
+    /// for the call.
+    func http2Header(stream: Int32, name: HeaderBytes, value: HeaderBytes)
     /// A chunk of a DATA frame's body on `stream`.
     func http2Data(stream: Int32, bytes: UnsafeRawBufferPointer)
     /// The peer finished sending on `stream` (END_STREAM): a whole request or response arrived.
@@ -14,6 +16,74 @@ public protocol HTTP2SessionDelegate: AnyObject {
     func http2GoAway(lastStreamID: Int32, errorCode: UInt32, debugData: [UInt8])
     /// The peer's SETTINGS arrived (its stream limit may have changed).
     func http2SettingsReceived()
+}
+
+/// A header name or value as nghttp2 hands it over: bytes valid only during the callback.
+public struct HeaderBytes {
+    public let bytes: UnsafeBufferPointer<UInt8>
+
+    /// A copy as a String.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Whether the bytes spell `text` (ASCII), without making a String.
+    public func equals(_ text: StaticString) -> Bool {
+        guard bytes.count == text.utf8CodeUnitCount else { return false }
+        guard let base = bytes.baseAddress else { return bytes.isEmpty }
+        return memcmp(base, text.utf8Start, bytes.count) == 0
+    }
+
+    /// The bytes as a non-negative decimal number, or nil.
+    public var decimal: Int? {
+        guard !bytes.isEmpty, bytes.count < 10 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
+}
+
+/// A request's or response's header fields packed into one byte buffer, reusable between requests
+/// (``removeAll()`` keeps the capacity) so the hot path allocates nothing per push.
+public struct HeaderBlock {
+    var storage: [UInt8] = []
+    var ranges: [(name: Int, nameLength: Int, value: Int, valueLength: Int)] = []
+
+    public init() {
+        storage.reserveCapacity(512)
+        ranges.reserveCapacity(12)
+    }
+
+    /// Appends one field (lowercase name).
+    public mutating func add(_ name: String, _ value: String) {
+        let nameStart = storage.count
+        storage.append(contentsOf: name.utf8)
+        let valueStart = storage.count
+        storage.append(contentsOf: value.utf8)
+        ranges.append((nameStart, valueStart - nameStart, valueStart, storage.count - valueStart))
+    }
+
+    public mutating func removeAll() {
+        storage.removeAll(keepingCapacity: true)
+        ranges.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands nghttp2 the name/value array; nghttp2 copies the bytes before returning.
+    func withFields(_ body: (UnsafePointer<nghttp2_nv>?, Int) -> Int32) -> Int32 {
+        storage.withUnsafeBufferPointer { buffer in
+            // nghttp2 takes mutable pointers but only reads (and copies) the bytes.
+            guard let base = buffer.baseAddress.map(UnsafeMutablePointer.init(mutating:)) else { return body(nil, 0) }
+            return withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: ranges.count) { fields in
+                for (index, range) in ranges.enumerated() {
+                    fields[index] = nghttp2_nv(
+                        name: base + range.name, value: base + range.value, namelen: range.nameLength,
+                        valuelen: range.valueLength, flags: 0)
+                }
+                return body(fields.baseAddress, ranges.count)
+            }
+        }
+    }
 }
 
 /// One HTTP/2 header field as bytes go on the wire.
@@ -34,7 +104,9 @@ public final class HTTP2Session {
     public enum Role: Sendable { case client, server }
 
     let session: OpaquePointer
-    public weak var delegate: (any HTTP2SessionDelegate)?
+    /// Unowned for speed (every frame calls it): the delegate owns the connection that owns this
+    /// session, so it always outlives it.
+    public unowned(unsafe) var delegate: (any HTTP2SessionDelegate)?
     var bodies: [Int32: (bytes: [UInt8], offset: Int)] = [:]
 
     /// Creates the session, queues our SETTINGS (streams, large windows, no push) and opens the
@@ -70,10 +142,17 @@ public final class HTTP2Session {
 
     /// Queues a request; returns its stream id, or nil when the connection can take no more streams.
     public func submitRequest(headers: [HTTP2Header], body: [UInt8]) -> Int32? {
-        let stream = Self.withHeaderFields(headers) { fields in
-            guard !body.isEmpty else { return nghttp2_submit_request(session, nil, fields.baseAddress, fields.count, nil, nil) }
+        var block = HeaderBlock()
+        for header in headers { block.add(header.name, header.value) }
+        return submitRequest(block, body: body)
+    }
+
+    /// Queues a request whose headers are already in `block` (reusable: the transport keeps one).
+    public func submitRequest(_ block: HeaderBlock, body: [UInt8]) -> Int32? {
+        let stream = block.withFields { fields, count in
+            guard !body.isEmpty else { return nghttp2_submit_request(session, nil, fields, count, nil, nil) }
             var provider = nghttp2_data_provider(source: nghttp2_data_source(), read_callback: readBody)
-            return nghttp2_submit_request(session, nil, fields.baseAddress, fields.count, &provider, nil)
+            return nghttp2_submit_request(session, nil, fields, count, &provider, nil)
         }
         guard stream > 0 else { return nil }
         if !body.isEmpty { bodies[stream] = (body, 0) }
@@ -84,10 +163,12 @@ public final class HTTP2Session {
     @discardableResult
     public func submitResponse(stream: Int32, headers: [HTTP2Header], body: [UInt8]) -> Bool {
         if !body.isEmpty { bodies[stream] = (body, 0) }
-        let status = Self.withHeaderFields(headers) { fields in
-            guard !body.isEmpty else { return nghttp2_submit_response(session, stream, fields.baseAddress, fields.count, nil) }
+        var block = HeaderBlock()
+        for header in headers { block.add(header.name, header.value) }
+        let status = block.withFields { fields, count in
+            guard !body.isEmpty else { return nghttp2_submit_response(session, stream, fields, count, nil) }
             var provider = nghttp2_data_provider(source: nghttp2_data_source(), read_callback: readBody)
-            return nghttp2_submit_response(session, stream, fields.baseAddress, fields.count, &provider)
+            return nghttp2_submit_response(session, stream, fields, count, &provider)
         }
         if status != 0 { bodies[stream] = nil }
         return status == 0
@@ -127,26 +208,6 @@ public final class HTTP2Session {
         nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)
     }
 
-    /// Copies headers into one buffer and hands nghttp2 the name/value array (nghttp2 copies them).
-    static func withHeaderFields(_ headers: [HTTP2Header], _ body: (UnsafeBufferPointer<nghttp2_nv>) -> Int32) -> Int32 {
-        var storage: [UInt8] = []
-        var ranges: [(Int, Int, Int, Int)] = []
-        for header in headers {
-            let nameStart = storage.count
-            storage.append(contentsOf: header.name.utf8)
-            let valueStart = storage.count
-            storage.append(contentsOf: header.value.utf8)
-            ranges.append((nameStart, valueStart - nameStart, valueStart, storage.count - valueStart))
-        }
-        return storage.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress ?? UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
-            let fields = ranges.map { range in
-                nghttp2_nv(name: base + range.0, value: base + range.2, namelen: range.1, valuelen: range.3, flags: 0)
-            }
-            return fields.withUnsafeBufferPointer(body)
-        }
-    }
-
     static func from(_ userData: UnsafeMutableRawPointer?) -> HTTP2Session {
         Unmanaged<HTTP2Session>.fromOpaque(userData!).takeUnretainedValue()
     }
@@ -183,9 +244,8 @@ private func onHeader(
 ) -> Int32 {
     guard let frame, let name, let value else { return 0 }
     HTTP2Session.from(userData).delegate?.http2Header(
-        stream: frame.pointee.hd.stream_id,
-        name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-        value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
+        stream: frame.pointee.hd.stream_id, name: HeaderBytes(bytes: UnsafeBufferPointer(start: name, count: nameLength)),
+        value: HeaderBytes(bytes: UnsafeBufferPointer(start: value, count: valueLength)))
     return 0
 }
 
