@@ -88,6 +88,8 @@ struct ServeParts: Sendable {
             gate: gate(config, port: port, lock: .notTried),
             recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
         try await service.start()
+        // Reports `lfg hook` could not deliver while the server was down, in order, before new ones.
+        _ = await HookSpoolIntake.drain(home: home, into: service)
 
         let loginCode = Authenticator.makeSecret()
         // The web dashboard: authorized requests outside /api/ (the page, its assets, its snapshot).

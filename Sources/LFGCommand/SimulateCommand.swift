@@ -7,7 +7,7 @@ public struct SimulateCommand: Command {
     public static let summary = "run the deterministic lifecycle simulator"
     public static let usage = """
         Usage: lfg simulate [--scenario NAME|all] [--seed N] [--without GUARD]... [--json] [--trace]
-               lfg simulate --list-scenarios | --list-guards
+               lfg simulate --list-scenarios | --list-guards | --prove-guards [--seed N]
 
         Replays the seed's situations (A-G), several devices, the idle phone and a day in virtual time,
         and reports how often the lock screen shows the truth. --without switches a guard off (repeatable)
@@ -16,12 +16,13 @@ public struct SimulateCommand: Command {
           --seed N          the random seed (default \(defaultSeed))
           --json            one JSON object instead of the report
           --trace           also print every step (pushes, cards, registrations, decisions)
+          --prove-guards    for each guard, its scenario's figures with every guard on and without it
         """
 
     /// The seed used when none is given.
     public static let defaultSeed: UInt64 = 1
 
-    enum Mode: Equatable { case run, listScenarios, listGuards }
+    enum Mode: Equatable { case run, listScenarios, listGuards, proveGuards }
 
     let mode: Mode
     let scenarios: [String]
@@ -33,6 +34,7 @@ public struct SimulateCommand: Command {
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         let listScenarios = arguments.flag("--list-scenarios")
         let listGuards = arguments.flag("--list-guards")
+        let proveGuards = arguments.flag("--prove-guards")
         isJSON = arguments.flag("--json")
         isTracing = arguments.flag("--trace")
         let scenario = try arguments.value("--scenario") ?? "all"
@@ -60,10 +62,12 @@ public struct SimulateCommand: Command {
             without.insert(found)
         }
         self.without = without
-        guard !(listScenarios && listGuards) else {
-            throw UsageError("give --list-scenarios or --list-guards, not both")
+        let modes = [(listScenarios, Mode.listScenarios), (listGuards, .listGuards), (proveGuards, .proveGuards)]
+            .filter(\.0).map(\.1)
+        guard modes.count <= 1 else {
+            throw UsageError("give one of --list-scenarios, --list-guards and --prove-guards")
         }
-        mode = listScenarios ? .listScenarios : listGuards ? .listGuards : .run
+        mode = modes.first ?? .run
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
@@ -72,6 +76,8 @@ public struct SimulateCommand: Command {
             context.write(Scenario.all.map(\.name).joined(separator: "\n") + "\n")
         case .listGuards:
             context.write(Guard.allCases.map(\.rawValue).joined(separator: "\n") + "\n")
+        case .proveGuards:
+            context.write(GuardProof.table(seed: seed) + "\n")
         case .run:
             let chosen = scenarios.compactMap(Scenario.named)
             let report = SimulationReport.run(chosen, seed: seed, without: without, tracing: isTracing)

@@ -7,8 +7,7 @@ import Testing
 @Suite struct GuardFailureTests {
     @Test("Without end-gate-trust a background launch's empty store kills the push-started card within seconds")
     func endGateTrust() throws {
-        let on = try run("C")
-        let off = try run("C", without: .endGateTrust)
+        let (on, off) = try proof(.endGateTrust)
         #expect(on.metrics.clientEnded == 0)
         #expect(off.metrics.clientEnded >= 1)
         #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.1)
@@ -26,8 +25,7 @@ import Testing
 
     @Test("Without start-veto the phone and the server loop: end, push-start, end again")
     func startVeto() throws {
-        let on = try run("D")
-        let off = try run("D", without: .startVeto)
+        let (on, off) = try proof(.startVeto)
         #expect(on.metrics.startEndLoops == 0)
         #expect(off.metrics.startEndLoops >= 10)
         #expect(off.metrics.starts >= on.metrics.starts + 10)
@@ -35,16 +33,14 @@ import Testing
 
     @Test("Without supersede every update also goes to every dead token of earlier cards")
     func supersede() throws {
-        let on = try run("B")
-        let off = try run("B", without: .supersede)
+        let (on, off) = try proof(.supersede)
         #expect(off.metrics.pushes >= 3 * on.metrics.pushes)
         #expect(on.metrics.correctFraction > 0.95)
     }
 
     @Test("Without all-accept a corpse's 200 counts as delivered and the card stays stale")
     func allAccept() throws {
-        let on = try run("B")
-        let off = try run("B", without: .allAccept)
+        let (on, off) = try proof(.allAccept)
         #expect(on.metrics.timeToCorrectP99 < 10)
         #expect(off.metrics.timeToCorrectP99 > 30)
         #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.05)
@@ -52,16 +48,14 @@ import Testing
 
     @Test("Without push-to-start-cap every start blasts every rotted push-to-start token")
     func pushToStartCap() throws {
-        let on = try run("C")
-        let off = try run("C", without: .pushToStartCap)
+        let (on, off) = try proof(.pushToStartCap)
         // Two starts, sixteen rotted dev-build tokens: 17 tokens blasted per start instead of 4.
         #expect(off.metrics.pushes - on.metrics.pushes >= 20)
     }
 
     @Test("Without dedupe two cards stay on the lock screen and the visible older one goes stale")
     func dedupe() throws {
-        let on = try run("G")
-        let off = try run("G", without: .dedupe)
+        let (on, off) = try proof(.dedupe)
         // With dedupe the second card lives only for the instant the app needs to see it arrive.
         #expect(on.metrics.multiCardSeconds < 1)
         #expect(off.metrics.maxVisibleCards == 2)
@@ -71,8 +65,7 @@ import Testing
 
     @Test("Without adopt-on-register the server never takes over the app's card: nothing updates it once the app sleeps")
     func adoptOnRegister() throws {
-        let on = try run("B")
-        let off = try run("B", without: .adoptOnRegister)
+        let (on, off) = try proof(.adoptOnRegister)
         #expect(on.metrics.correctFraction > 0.95)
         #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.3)
         #expect(off.metrics.timeToCorrectP50 > 60)
@@ -83,15 +76,13 @@ import Testing
     /// FleetCore's own tests show the double count at the reducer.
     @Test("Through the real stores a duplicate sid never reaches a reducer: without sid-dedupe nothing changes")
     func sidDedupe() throws {
-        let on = try run("A")
-        let off = try run("A", without: .sidDedupe)
+        let (on, off) = try proof(.sidDedupe)
         #expect(on.metrics == off.metrics)
     }
 
     @Test("Without updated-at-excluded every tick becomes a push")
     func updatedAtExcluded() throws {
-        let on = try run("B")
-        let off = try run("B", without: .updatedAtExcluded)
+        let (on, off) = try proof(.updatedAtExcluded)
         let ticks = Int(off.metrics.simulatedSeconds / SimulationEnvironment().tick)
         #expect(on.metrics.pushes < 100)
         #expect(off.metrics.pushes > ticks / 2)
@@ -99,8 +90,7 @@ import Testing
 
     @Test("Without default-host-only each configured host push-starts its own card")
     func defaultHostOnly() throws {
-        let on = try run("C")
-        let off = try run("C", without: .defaultHostOnly)
+        let (on, off) = try proof(.defaultHostOnly)
         #expect(on.metrics.maxVisibleCards == 1)
         #expect(off.metrics.maxVisibleCards == 2)
         #expect(off.metrics.multiCardSeconds > 60)
@@ -108,8 +98,7 @@ import Testing
 
     @Test("Without push-port-gate a scratch server on a spare port push-starts a card of its own")
     func pushPortGate() throws {
-        let on = try run("F")
-        let off = try run("F", without: .pushPortGate)
+        let (on, off) = try proof(.pushPortGate)
         #expect(on.metrics.maxVisibleCards == 1)
         #expect(off.metrics.maxVisibleCards == 2)
         #expect(off.metrics.pushes > on.metrics.pushes)
@@ -117,8 +106,7 @@ import Testing
 
     @Test("Without max-rows the card is taller than the lock screen and the header is clipped")
     func maxRows() throws {
-        let on = try run("B")
-        let off = try run("B", without: .maxRows)
+        let (on, off) = try proof(.maxRows)
         #expect(on.details.overheightSeconds == 0)
         #expect(off.details.overheightSeconds > 60)
         #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.1)
@@ -126,15 +114,28 @@ import Testing
 
     @Test("Without ended-report-wins an /ended landing mid-load is overwritten and the dead card resurrected")
     func endedReportWins() throws {
-        let on = try run("F")
-        let off = try run("F", without: .endedReportWins)
+        let (on, off) = try proof(.endedReportWins)
         #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.2)
         #expect(off.metrics.timeToCorrectP99 > on.metrics.timeToCorrectP99 + 100)
+    }
+
+    /// Runs the guard's proof scenario (``GuardProof``) with every guard on, then without `guard`.
+    private func proof(_ guard: Guard) throws -> (on: ScenarioResult, off: ScenarioResult) {
+        let proof = try #require(GuardProof.all.first { $0.guard == `guard` })
+        return (try run(proof.scenario), try run(proof.scenario, without: `guard`))
     }
 
     private func run(_ name: String, without: Guard...) throws -> ScenarioResult {
         let scenario = try #require(Scenario.named(name))
         let report = SimulationReport.run([scenario], seed: 1, without: Set(without))
         return try #require(report.scenarios.first)
+    }
+}
+
+@Suite struct GuardProofTests {
+    @Test("Every guard of the contract has a proof, in the contract's order")
+    func everyGuardProven() {
+        #expect(GuardProof.all.map(\.guard) == Guard.allCases)
+        #expect(GuardProof.all.allSatisfy { Scenario.named($0.scenario) != nil && !$0.figures.isEmpty })
     }
 }

@@ -82,14 +82,24 @@ extension SimulationReport {
         return fixed(seconds, 0) + " s"
     }
 
-    static func table(_ rows: [[String]]) -> [String] {
+    /// Rows as aligned columns: text columns (`leftAligned`) padded right, figures padded left.
+    static func table(_ rows: [[String]], leftAligned: Set<Int> = [0]) -> [String] {
         guard let first = rows.first else { return [] }
         let widths = first.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column == 0 ? cell + pad : pad + cell
-            }.joined(separator: "  ")
+                return leftAligned.contains(column) ? cell + pad : pad + cell
+            }.joined(separator: "  ").trimmingSuffixSpaces
         }
+    }
+}
+
+extension String {
+    /// The text without trailing spaces (a table's last column is padded).
+    fileprivate var trimmingSuffixSpaces: String {
+        var text = Substring(self)
+        while text.hasSuffix(" ") { text = text.dropLast() }
+        return String(text)
     }
 }

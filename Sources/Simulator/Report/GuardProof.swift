@@ -1,0 +1,66 @@
+import FleetCore
+
+/// For each guard: the scenario where its failure shows, and the figures that show it.
+///
+/// `lfg simulate --prove-guards` runs each scenario with every guard on, then without that one guard,
+/// and prints the figures side by side; the tests assert the same contrasts.
+public struct GuardProof: Sendable {
+    /// One figure of a run, named as the report names it.
+    public struct Figure: Sendable {
+        public let name: String
+        let read: @Sendable (ScenarioResult) -> Double
+        let digits: Int
+    }
+
+    public let `guard`: Guard
+    public let scenario: String
+    /// The failure the seed's guard table names.
+    public let failure: String
+    public let figures: [Figure]
+
+    static let correct = Figure(name: "correct %", read: { $0.metrics.correctFraction * 100 }, digits: 1)
+    static let p99 = Figure(name: "p99 s", read: { $0.metrics.timeToCorrectP99 }, digits: 1)
+    static let pushes = Figure(name: "pushes", read: { Double($0.metrics.pushes) }, digits: 0)
+    static let ended = Figure(name: "client-ended", read: { Double($0.metrics.clientEnded) }, digits: 0)
+    static let loops = Figure(name: "loops", read: { Double($0.metrics.startEndLoops) }, digits: 0)
+    static let multi = Figure(name: "multi-card s", read: { $0.metrics.multiCardSeconds }, digits: 0)
+    static let maxCards = Figure(name: "max cards", read: { Double($0.metrics.maxVisibleCards) }, digits: 0)
+    static let starts = Figure(name: "starts", read: { Double($0.metrics.starts) }, digits: 0)
+    static let overheight = Figure(name: "overheight s", read: { $0.details.overheightSeconds }, digits: 0)
+
+    /// Every guard of the contract, in its order.
+    public static let all: [GuardProof] = [
+        GuardProof(guard: .endGateTrust, scenario: "C", failure: "an empty store kills the push-started card", figures: [ended, correct]),
+        GuardProof(guard: .startVeto, scenario: "D", failure: "end, push-start, end again", figures: [loops, starts]),
+        GuardProof(guard: .supersede, scenario: "B", failure: "every update also blasts dead tokens", figures: [pushes]),
+        GuardProof(guard: .allAccept, scenario: "B", failure: "a corpse's 200 counts; the card stays stale", figures: [correct, p99]),
+        GuardProof(guard: .pushToStartCap, scenario: "C", failure: "every start blasts every rotted token", figures: [pushes]),
+        GuardProof(guard: .dedupe, scenario: "G", failure: "two cards, the visible one stale", figures: [multi, correct]),
+        GuardProof(guard: .adoptOnRegister, scenario: "B", failure: "nobody updates the app's card once it sleeps", figures: [correct, p99]),
+        GuardProof(guard: .sidDedupe, scenario: "A", failure: "double count (unreachable: the stores key by sid)", figures: [correct]),
+        GuardProof(guard: .updatedAtExcluded, scenario: "B", failure: "every tick a push", figures: [pushes]),
+        GuardProof(guard: .defaultHostOnly, scenario: "C", failure: "each host push-starts its own card", figures: [maxCards, multi]),
+        GuardProof(guard: .pushPortGate, scenario: "F", failure: "a scratch server pushes a card of its own", figures: [maxCards, starts]),
+        GuardProof(guard: .maxRows, scenario: "B", failure: "overheight card, header clipped", figures: [overheight, correct]),
+        GuardProof(guard: .endedReportWins, scenario: "F", failure: "an /ended mid-load is lost; the dead card resurrected", figures: [correct, p99]),
+    ]
+
+    /// Runs every proof with `seed` and returns the table.
+    public static func table(seed: UInt64) -> String {
+        var rows = [["guard", "scenario", "figure", "all on", "without it", "the failure"]]
+        for proof in all {
+            guard let scenario = Scenario.named(proof.scenario) else { continue }
+            let on = SimulationReport.run([scenario], seed: seed).scenarios[0]
+            let off = SimulationReport.run([scenario], seed: seed, without: [proof.guard]).scenarios[0]
+            for (index, figure) in proof.figures.enumerated() {
+                rows.append([
+                    index == 0 ? proof.guard.rawValue : "", index == 0 ? proof.scenario : "", figure.name,
+                    SimulationReport.fixed(figure.read(on), figure.digits),
+                    SimulationReport.fixed(figure.read(off), figure.digits), index == 0 ? proof.failure : "",
+                ])
+            }
+        }
+        let lines = SimulationReport.table(rows, leftAligned: [0, 1, 2, 5])
+        return (["lfg simulate --prove-guards: seed \(seed)", ""] + lines).joined(separator: "\n")
+    }
+}
