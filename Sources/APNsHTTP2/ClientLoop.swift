@@ -82,7 +82,7 @@ final class ClientLoop {
         guard !pool.queue.isEmpty else { return }
         if pool.current == nil {
             do {
-                pool.current = try ClientConnection(endpoint: pool.endpoint, tls: tls)
+                pool.current = try ClientConnection(endpoint: pool.endpoint, tls: pool.endpoint.isTLS ? tls : nil)
                 shared.connectionOpened()
             } catch {
                 failQueue(pool, TransportFailure(.connectFailed, "cannot connect to \(pool.endpoint): \(error)"))
