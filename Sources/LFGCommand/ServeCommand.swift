@@ -1,6 +1,7 @@
 import APNs
 import APNsHTTP2
 import ControlPlane
+import Dashboard
 import Dispatch
 import ES256OpenSSL
 import FleetCore
@@ -87,10 +88,12 @@ struct ServeParts: Sendable {
             gate: gate(config, port: port, lock: .notTried),
             recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
         try await service.start()
+        // Reports `lfg hook` could not deliver while the server was down, in order, before new ones.
+        _ = await HookSpoolIntake.drain(home: home, into: service)
 
         let loginCode = Authenticator.makeSecret()
-        // The web dashboard plugs in here: an HTTPHandler for authorized requests outside /api/.
-        let dashboard: (any HTTPHandler)? = nil
+        // The web dashboard: authorized requests outside /api/ (the page, its assets, its snapshot).
+        let dashboard = DashboardRoutes(source: service, now: WallClock.system.now)
         let router = APIRouter(
             service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard)
         let server = HTTPServer(

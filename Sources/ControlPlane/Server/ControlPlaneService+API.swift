@@ -121,9 +121,12 @@ extension ControlPlaneService {
             let record = watcher.boxes[deviceId]!.record
             var card: LiveActivityState.Card?
             if let current = record.card {
-                let active = watcher.view(of: deviceId).activeSids
+                let hidden = record.profile.hiddenDirs
+                let since = watcher.since.filter { sid, _ in
+                    fleet.sessions[sid].map { !hidden.hides($0.cwd) } ?? false
+                }
                 card = LiveActivityState.Card(
-                    contentState: current.contentState, since: watcher.since.filter { active.contains($0.key) },
+                    contentState: current.contentState, since: since,
                     startedAt: current.startedAt, origin: current.origin)
             }
             devices.append(LiveActivityState.Device(

@@ -1,0 +1,114 @@
+import APNsMock
+import Foundation
+import HTTPClient
+import Synchronization
+
+/// A built `lfg serve` running as a child process, for restart and kill -9 tests.
+final class ServeProcess: Sendable {
+    let process: Process
+    let port: Int
+    let output: OutputBuffer
+
+    /// Everything the process printed so far.
+    final class OutputBuffer: Sendable {
+        let text = Mutex("")
+    }
+
+    /// The `lfg` executable next to the test bundle.
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lfg")
+    }
+
+    /// Starts `lfg serve --port port` with `environment` and returns once it printed its listening line.
+    static func start(port: Int, environment: [String: String]) async throws -> ServeProcess {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", "\(port)"]
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let output = OutputBuffer()
+        let ready = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            let text = output.text.withLock { output in
+                output += String(decoding: data, as: UTF8.self)
+                return output
+            }
+            if data.isEmpty || text.contains("live activities:") {
+                ready.withLock { $0.take() }?.resume()
+                if data.isEmpty { handle.readabilityHandler = nil }
+            }
+        }
+        await withCheckedContinuation { continuation in
+            ready.withLock { $0 = continuation }
+            do { try process.run() } catch { ready.withLock { $0.take() }?.resume() }
+        }
+        return ServeProcess(process: process, port: port, output: output)
+    }
+
+    private init(process: Process, port: Int, output: OutputBuffer) {
+        self.process = process
+        self.port = port
+        self.output = output
+    }
+
+    var printed: String { output.text.withLock { $0 } }
+
+    /// Sends `signal` and waits for the process to exit; returns its status.
+    @discardableResult
+    func stop(_ signal: Int32) -> Int32 {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// One API call with the bearer token; the parsed JSON object of the answer.
+    func call(_ method: String, _ path: String, _ body: String = "", token: String) async throws -> (Int, [String: Any]) {
+        let response = try await HTTPClient().send(HTTPClientRequest(
+            method: method, url: "http://127.0.0.1:\(port)\(path)",
+            headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: Data(body.utf8)))
+        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        return (response.status, object)
+    }
+}
+
+/// A TCP port nothing listens on right now (bound to port 0, read, released).
+func freePort() -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(descriptor, pointer, length)
+            return getsockname(descriptor, pointer, &length)
+        }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// The pushes an APNs stand-in received, one at a time, as they arrive.
+final class MockPushes: Sendable {
+    let server: APNsMockServer
+    private let stream: AsyncStream<MockRecord>
+
+    init() throws {
+        let (stream, continuation) = AsyncStream.makeStream(of: MockRecord.self)
+        self.stream = stream
+        server = try APNsMockServer(onRecord: { continuation.yield($0) })
+    }
+
+    /// The `aps.event` and token of the next push.
+    func next(_ iterator: inout AsyncStream<MockRecord>.Iterator) async -> (event: String, token: String)? {
+        guard let record = await iterator.next() else { return nil }
+        let aps = (record.bodyJSON as? [String: Any])?["aps"] as? [String: Any]
+        return (aps?["event"] as? String ?? "?", record.token)
+    }
+
+    func makeIterator() -> AsyncStream<MockRecord>.Iterator { stream.makeAsyncIterator() }
+}
