@@ -1,6 +1,7 @@
 import APNs
 import APNsHTTP2
 import ControlPlane
+import Dashboard
 import Dispatch
 import ES256OpenSSL
 import FleetCore
@@ -91,8 +92,8 @@ struct ServeParts: Sendable {
         _ = await HookSpoolIntake.drain(home: home, into: service)
 
         let loginCode = Authenticator.makeSecret()
-        // The web dashboard plugs in here: an HTTPHandler for authorized requests outside /api/.
-        let dashboard: (any HTTPHandler)? = nil
+        // The web dashboard: authorized requests outside /api/ (the page, its assets, its snapshot).
+        let dashboard = DashboardRoutes(source: service, now: WallClock.system.now)
         let router = APIRouter(
             service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard)
         let server = HTTPServer(
