@@ -7,6 +7,7 @@ import FleetCore
 import Foundation
 import HTTPServer
 import HTTPTypes
+import HookAdapter
 import StoreSQLite
 
 /// `lfg serve`: run the control plane (HTTP API, watcher, dashboard).
@@ -87,6 +88,13 @@ struct ServeParts: Sendable {
             gate: gate(config, port: port, lock: .notTried),
             recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
         try await service.start()
+        // Reports the hook spooled while no server was up: apply them before anything else reads the fleet.
+        let drained = await SpoolDrainer.drain(
+            HookFiles(home: URL(fileURLWithPath: home)), using: ServiceReportDelivery(service: service),
+            deadline: HookDeadline(seconds: 5))
+        if drained.delivered + drained.rejected > 0 {
+            context.write("lfg serve: applied \(drained.delivered) spooled hook reports (\(drained.rejected) refused)\n")
+        }
 
         let loginCode = Authenticator.makeSecret()
         // The web dashboard plugs in here: an HTTPHandler for authorized requests outside /api/.
@@ -163,5 +171,23 @@ struct ServeParts: Sendable {
         }
         for await _ in stream { break }
         for source in sources { source.cancel() }
+    }
+}
+
+/// Applies spooled hook reports straight to the service (the server's start-up drain).
+struct ServiceReportDelivery: ReportDelivery {
+    let service: ControlPlaneService
+
+    func deliver(_ report: SpooledReport, timeout: Double) async -> DeliveryOutcome {
+        do throws(ServiceError) {
+            try await service.putSession(report.sid, report.report)
+            return .delivered
+        } catch {
+            switch error {
+            case .invalid: return .rejected(status: 400)
+            case .notFound: return .rejected(status: 404)
+            case .store(let failure): return .failed(reason: "\(failure)")
+            }
+        }
     }
 }
