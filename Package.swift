@@ -36,8 +36,9 @@ let package = Package(
 
         // MARK: APNs provider
         .target(name: "APNs", dependencies: ["FleetCore"], swiftSettings: strict),
-        .target(name: "ES256OpenSSL", dependencies: ["APNs", "COpenSSL"], swiftSettings: strict),
-        .target(name: "HTTP2Wire", dependencies: ["CNGHTTP2", "COpenSSL"], swiftSettings: strict),
+        .target(name: "OpenSSLSupport", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "ES256OpenSSL", dependencies: ["APNs", "COpenSSL", "OpenSSLSupport"], swiftSettings: strict),
+        .target(name: "HTTP2Wire", dependencies: ["CNGHTTP2", "COpenSSL", "OpenSSLSupport"], swiftSettings: strict),
         .target(name: "APNsHTTP2", dependencies: ["APNs", "HTTP2Wire"], swiftSettings: strict),
         .target(name: "APNsMock", dependencies: ["APNs", "ES256OpenSSL", "HTTP2Wire"], swiftSettings: strict),
 

@@ -38,14 +38,36 @@ if start_server --demo; then
   echo "dashboard-check: lfg serve --demo is up on $base"
   wait_for_card=90
 else
-  echo "dashboard-check: no demo mode ($(tail -n 1 "$home/serve.log")); feeding a plain server with curl"
+  # No demo mode: a real server pushing to the local APNs stand-in with a throwaway key, fed over the API.
+  echo "dashboard-check: no demo mode ($(tail -n 1 "$home/serve.log")); using lfg apns-mock and curl"
+  openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$home/key.p8"
+  mock_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  "$lfg" apns-mock --port "$mock_port" --key-file "$home/key.p8" --bundle-id dev.lfg.check --quiet >"$home/mock.log" 2>&1 &
+  mock_pid=$!
+  trap 'kill "$mock_pid" 2>/dev/null || true; cleanup' EXIT
+  export LFG_LIVE_ACTIVITIES=1 LFG_PUSH_PORT="$port" LFG_TICK_MS=500 LFG_APNS_KEY_FILE="$home/key.p8" \
+    LFG_APNS_KEY_ID=CHECK12345 LFG_APNS_TEAM_ID=TEAM123456 LFG_APNS_BUNDLE_ID=dev.lfg.check \
+    LFG_APNS_SANDBOX_URL="http://127.0.0.1:$mock_port" LFG_APNS_PRODUCTION_URL="http://127.0.0.1:$mock_port"
   start_server || { echo "dashboard-check: lfg serve did not start:" >&2; cat "$home/serve.log" >&2; exit 1; }
   api -X PUT "$base/api/hosts/studio" -d '{"ttlSeconds": 3600}'
-  api -X PUT "$base/api/sessions/s1" -d '{"title": "Which database should the cache use?", "host": "studio", "cwd": "/src/lfg", "prompt": {"kind": "question", "text": "Postgres or SQLite?"}}'
-  api -X PUT "$base/api/sessions/s2" -d '{"title": "Read SessionListView.swift", "host": "studio", "cwd": "/src/lfg/ios", "busy": true, "step": "Read"}'
-  api -X PUT "$base/api/sessions/s3" -d '{"title": "Waiting on CI", "host": "studio", "blocked": true}'
-  api -X PUT "$base/api/devices/phone" -d '{"env": "sandbox", "pushToStartToken": "a1b2c3d4e5f60718293a4b5c6d7e8f90"}'
-  wait_for_card=3
+  api -X PUT "$base/api/hosts/pi" -d '{"ttlSeconds": 1}'
+  session() { api -X PUT "$base/api/sessions/$1" -d "$2"; }
+  session q1 '{"title": "Which database should the cache use?", "host": "studio", "cwd": "/src/lfg", "prompt": {"kind": "question", "text": "Postgres or SQLite?"}}'
+  session q2 '{"title": "Allow rm -rf build/?", "host": "studio", "cwd": "/src/lfg", "prompt": {"kind": "permission", "text": "rm -rf build/"}}'
+  session w1 '{"title": "Read SessionListView.swift", "host": "studio", "cwd": "/src/lfg/ios", "busy": true, "step": "Read"}'
+  session w2 '{"title": "Port the watcher to Swift", "host": "studio", "cwd": "/src/lfg", "busy": true, "step": "Edit"}'
+  session w3 '{"title": "Write the release notes", "host": "studio", "cwd": "/src/notes", "busy": true}'
+  session b1 '{"title": "Waiting on CI", "host": "studio", "cwd": "/src/lfg", "blocked": true}'
+  session i1 '{"title": "Refactor done", "host": "studio", "cwd": "/src/site"}'
+  session u1 '{"title": "Nightly build", "host": "pi", "cwd": "/home/pi/build", "busy": true}'
+  hex() { python3 -c 'import secrets; print(secrets.token_hex(32))'; }
+  api -X PUT "$base/api/devices/iphone" -d "{\"env\": \"sandbox\", \"pushToStartToken\": \"$(hex)\"}"
+  api -X PUT "$base/api/devices/ipad" -d '{"env": "sandbox"}'
+  api -X POST "$base/api/push/live-activity/update-token" -d "{\"deviceId\": \"ipad\", \"env\": \"sandbox\", \"token\": \"$(hex)\"}"
+  api -X POST "$base/api/push/live-activity/start-token" -d "{\"deviceId\": \"ipad\", \"env\": \"sandbox\", \"token\": \"$(hex)\"}"
+  sleep 3  # a few ticks: the iphone's card is push-started, the ipad's adopted and updated, host pi goes down
+  session w3 '{"title": "Write the release notes", "host": "studio", "cwd": "/src/notes", "busy": false}'
+  wait_for_card=30
 fi
 
 login_url=$(grep -Eo 'http://[^ ]*/login\?code=[0-9a-zA-Z]+' "$home/serve.log" | head -n 1 || true)

@@ -47,7 +47,9 @@ final class ClientLoop {
                     polled.append((pool, connection))
                 }
             }
-            polls.wait(timeoutMilliseconds: polled.isEmpty ? -1 : 250)
+            // Wake 4 times a second only while something waits for an answer (to check timeouts).
+            let isWaiting = polled.contains { $0.1.inFlightCount > 0 || !$0.1.isConnected }
+            polls.wait(timeoutMilliseconds: isWaiting ? 250 : -1)
             if polls.isReadable(0) { shared.wakeup.drain() }
             for (index, (pool, connection)) in polled.enumerated()
             where polls.isReadable(index + 1) || polls.isWritable(index + 1) {
@@ -82,7 +84,7 @@ final class ClientLoop {
         guard !pool.queue.isEmpty else { return }
         if pool.current == nil {
             do {
-                pool.current = try ClientConnection(endpoint: pool.endpoint, tls: tls)
+                pool.current = try ClientConnection(endpoint: pool.endpoint, tls: pool.endpoint.isTLS ? tls : nil)
                 shared.connectionOpened()
             } catch {
                 failQueue(pool, TransportFailure(.connectFailed, "cannot connect to \(pool.endpoint): \(error)"))

@@ -26,9 +26,12 @@ public final class MockState: Sendable {
         var expiringProviderTokens = false
         var expiredProviderTokens: Set<String> = []
         var records: [MockRecord] = []
+        var received = 0
         var verified: [String: ProviderTokenClaims] = [:]
     }
 
+    /// The most records kept; older ones are dropped in batches of a tenth.
+    static let recordLimit = 200_000
     private let inner = Mutex(Inner())
     private let apnsIDs = APNsIDMaker()
     let verifier: (@Sendable (String) -> ProviderTokenClaims?)?
@@ -71,7 +74,7 @@ public final class MockState: Sendable {
     /// Forgets behaviours, faults and records.
     public func reset() { inner.withLock { $0 = Inner() } }
 
-    /// Every request so far, in arrival order.
+    /// Every request so far (the newest 200,000), in arrival order.
     public var records: [MockRecord] { inner.withLock { $0.records } }
 
     /// The requests to `token` (hex, any case).
@@ -120,14 +123,17 @@ public final class MockState: Sendable {
             var headers = request.headers
             headers["authorization"] = nil
             let record = MockRecord(
-                sequence: state.records.count + 1, connection: connection, receivedAt: now, method: request.method,
+                sequence: state.received + 1, connection: connection, receivedAt: now, method: request.method,
                 path: request.token == nil ? request.path : "/3/device/" + token, token: token, headers: headers,
                 body: request.body,
                 providerToken: bearer.isEmpty ? nil : verify(bearer, cache: &state.verified),
                 status: action == .dropConnection ? 0 : verdict?.status ?? 200,
                 reason: action == .dropConnection ? nil : verdict?.reason,
-                apnsID: request.headers["apns-id"] ?? apnsIDs.next(state.records.count + 1),
+                apnsID: request.headers["apns-id"] ?? apnsIDs.next(state.received + 1),
                 isDelivered: action != .dropConnection && delivered)
+            state.received += 1
+            // A long demo run keeps the newest records only, so memory stays bounded.
+            if state.records.count >= Self.recordLimit { state.records.removeFirst(Self.recordLimit / 10) }
             state.records.append(record)
             return (record, action)
         }

@@ -1,5 +1,6 @@
 import APNs
 internal import COpenSSL
+import OpenSSLSupport
 
 /// PEM reading and writing through memory BIOs, and OpenSSL error text.
 enum OpenSSLKeyIO {
@@ -11,41 +12,22 @@ enum OpenSSLKeyIO {
         try read(pem, what: "public key") { bio in PEM_read_bio_PUBKEY(bio, nil, nil, nil) }
     }
 
-    /// `BIO_new_mem_buf` does not copy, so the BIO is used and freed inside `withUnsafeBytes`.
     private static func read(_ pem: [UInt8], what: String, _ body: (OpaquePointer) -> OpaquePointer?)
         throws(SigningError) -> OpaquePointer
     {
-        let key: OpaquePointer? = pem.withUnsafeBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return body(bio)
-        }
-        guard let key else {
-            throw SigningError("the \(what) is not valid PEM (\(lastError())); give the .p8 file as downloaded")
+        guard let key = OpenSSLSupport.readPEM(pem, body) else {
+            throw SigningError("the \(what) is not valid PEM (\(OpenSSLSupport.lastError())); give the .p8 file as downloaded")
         }
         return key
     }
 
     static func writePEM(_ body: (OpaquePointer) -> Int32) throws(SigningError) -> String {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw failure("BIO_new") }
-        defer { BIO_free(bio) }
-        guard body(bio) == 1 else { throw failure("PEM_write") }
-        let count = Int(BIO_ctrl_pending(bio))
-        var bytes = [UInt8](repeating: 0, count: count)
-        let read = BIO_read(bio, &bytes, Int32(count))
-        return String(decoding: bytes.prefix(max(0, Int(read))), as: UTF8.self)
+        guard let text = OpenSSLSupport.writePEM(body) else { throw failure("PEM_write") }
+        return text
     }
 
     static func failure(_ operation: String) -> SigningError {
-        SigningError("OpenSSL \(operation) failed: \(lastError())")
-    }
-
-    static func lastError() -> String {
-        let code = ERR_get_error()
-        guard code != 0 else { return "no detail" }
-        var buffer = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(code, &buffer, buffer.count)
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        SigningError("OpenSSL \(operation) failed: \(OpenSSLSupport.lastError())")
     }
 }
 

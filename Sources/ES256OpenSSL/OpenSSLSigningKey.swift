@@ -1,5 +1,6 @@
 import APNs
 internal import COpenSSL
+import OpenSSLSupport
 
 /// A P-256 private key held by OpenSSL's libcrypto, signing provider tokens with `EVP_DigestSign`.
 ///
@@ -23,13 +24,7 @@ public final class OpenSSLSigningKey: SigningKey, @unchecked Sendable {
 
     /// A fresh random P-256 key (throwaway keys for tests and `lfg bench apns`).
     public static func generateP256() throws(SigningError) -> OpenSSLSigningKey {
-        guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else { throw OpenSSLKeyIO.failure("EVP_PKEY_CTX_new_id") }
-        defer { EVP_PKEY_CTX_free(context) }
-        var key: OpaquePointer?
-        guard EVP_PKEY_keygen_init(context) == 1,
-            EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1,
-            EVP_PKEY_keygen(context, &key) == 1, let key
-        else { throw OpenSSLKeyIO.failure("EVP_PKEY_keygen") }
+        guard let key = OpenSSLSupport.generateP256() else { throw OpenSSLKeyIO.failure("EVP_PKEY_keygen") }
         return OpenSSLSigningKey(owning: key)
     }
 

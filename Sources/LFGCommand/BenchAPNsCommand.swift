@@ -125,10 +125,7 @@ public struct BenchAPNsCommand: Command {
     /// The configured key when LFG_APNS_* is complete, else a throwaway P-256 key made for the run.
     static func signer(environment: [String: String]) throws -> Signer {
         if let configuration = try? APNsConfiguration(environment: environment) {
-            let pem = try configuration.loadKey { path in
-                guard let data = FileManager.default.contents(atPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
-                return Array(data)
-            }
+            let pem = try configuration.loadKey(readFile: APNsProvider.readFile)
             return Signer(key: try OpenSSLSigningKey(pem: pem), keyID: configuration.keyID, teamID: configuration.teamID,
                           bundleID: configuration.bundleID)
         }

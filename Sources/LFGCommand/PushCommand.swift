@@ -1,6 +1,4 @@
 import APNs
-import APNsHTTP2
-import ES256OpenSSL
 import FleetCore
 import Foundation
 
@@ -91,25 +89,11 @@ public struct PushCommand: Command {
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        let configuration: APNsConfiguration
-        do { configuration = try APNsConfiguration(environment: context.environment) } catch {
-            throw CommandFailure("APNs is not configured: \(error)")
-        }
-        let pem = try configuration.loadKey(readFile: Self.readFile)
-        let key = try OpenSSLSigningKey(pem: pem)
-        let request = try makeRequest(bundleID: configuration.bundleID, now: WallClock.system.now(), readInput: context.readInput)
-        let endpoint: Endpoint
-        do { endpoint = try Endpoint(url: url ?? configuration.baseURL(for: environment)) } catch { throw CommandFailure(error.message) }
-        let sender: HTTP2PushSender
-        do {
-            sender = try HTTP2PushSender(
-                options: .init(endpoints: [environment: endpoint], caFile: caFile ?? configuration.caFile),
-                tokens: ProviderTokenCache(keyID: configuration.keyID, teamID: configuration.teamID, key: key, clock: .system))
-        } catch {
-            throw CommandFailure(error.message)
-        }
-        let response = await sender.send(request)
-        sender.shutdown()
+        let provider = try APNsProvider.start(environment: context.environment, overrideURL: url, caFile: caFile)
+        defer { provider.sender.shutdown() }
+        let request = try makeRequest(
+            bundleID: provider.configuration.bundleID, now: WallClock.system.now(), readInput: context.readInput)
+        let response = await provider.sender.send(request)
         context.write(Self.describe(response) + "\n")
         guard response.outcome == .accepted else {
             let why = response.failure?.description ?? response.reason?.explanation ?? "status \(response.status)"
@@ -162,11 +146,6 @@ public struct PushCommand: Command {
             throw CommandFailure("cannot read '\(path)'; give an existing file (or - for stdin)")
         }
         return data
-    }
-
-    static func readFile(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("no such file or not readable") }
-        return Array(data)
     }
 
     /// One JSON line: status, reason, apns-id, outcome, latency.

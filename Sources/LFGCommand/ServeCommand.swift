@@ -1,6 +1,7 @@
 import APNs
 import APNsHTTP2
 import ControlPlane
+import Dashboard
 import Dispatch
 import ES256OpenSSL
 import FleetCore
@@ -88,17 +89,12 @@ struct ServeParts: Sendable {
             gate: gate(config, port: port, lock: .notTried),
             recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
         try await service.start()
-        // Reports the hook spooled while no server was up: apply them before anything else reads the fleet.
-        let drained = await SpoolDrainer.drain(
-            HookFiles(home: URL(fileURLWithPath: home)), using: ServiceReportDelivery(service: service),
-            deadline: HookDeadline(seconds: 5))
-        if drained.delivered + drained.rejected > 0 {
-            context.write("lfg serve: applied \(drained.delivered) spooled hook reports (\(drained.rejected) refused)\n")
-        }
+        // Reports `lfg hook` could not deliver while the server was down, in order, before new ones.
+        _ = await HookSpoolIntake.drain(home: home, into: service)
 
         let loginCode = Authenticator.makeSecret()
-        // The web dashboard plugs in here: an HTTPHandler for authorized requests outside /api/.
-        let dashboard: (any HTTPHandler)? = nil
+        // The web dashboard: authorized requests outside /api/ (the page, its assets, its snapshot).
+        let dashboard = DashboardRoutes(source: service, now: WallClock.system.now)
         let router = APIRouter(
             service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard)
         let server = HTTPServer(
@@ -171,23 +167,5 @@ struct ServeParts: Sendable {
         }
         for await _ in stream { break }
         for source in sources { source.cancel() }
-    }
-}
-
-/// Applies spooled hook reports straight to the service (the server's start-up drain).
-struct ServiceReportDelivery: ReportDelivery {
-    let service: ControlPlaneService
-
-    func deliver(_ report: SpooledReport, timeout: Double) async -> DeliveryOutcome {
-        do throws(ServiceError) {
-            try await service.putSession(report.sid, report.report)
-            return .delivered
-        } catch {
-            switch error {
-            case .invalid: return .rejected(status: 400)
-            case .notFound: return .rejected(status: 404)
-            case .store(let failure): return .failed(reason: "\(failure)")
-            }
-        }
     }
 }

@@ -36,6 +36,8 @@ struct FixedSource: DashboardSource {
                     sid: "w1", report: SessionReport(title: "Read SessionListView.swift", host: "mac", busy: true),
                     displayState: .working),
                 SessionListing(sid: "x", report: SessionReport(title: "Far away", host: "pi"), displayState: .unknown),
+                SessionListing(sid: "a", report: SessionReport(title: "Done"), displayState: .idle),
+                SessionListing(sid: "z", report: SessionReport(title: "Which database?"), displayState: .needsInput),
             ],
             tokens: [
                 TokenListing(
@@ -75,7 +77,9 @@ struct FixedSource: DashboardSource {
             state: source.state, sessions: source.sessionList, tokens: source.tokens, now: FixedSource.now)
         #expect(snapshot.watcher.enabled == false)
         #expect(snapshot.watcher.reason == "LFG_LIVE_ACTIVITIES is not 1")
-        #expect(snapshot.sessions.map(\.isHostDown) == [false, true])
+        // Wanting a person first, then working, then the host-down unknown, then idle.
+        #expect(snapshot.sessions.map(\.sid) == ["z", "w1", "x", "a"])
+        #expect(snapshot.sessions.map(\.isHostDown) == [false, false, true, false])
         #expect(snapshot.tokens.map(\.token) == ["a1b2c3d4"])
         #expect(snapshot.tokens.map(\.ageLabel) == ["1m"])
         #expect(snapshot.devices[1].card == nil)

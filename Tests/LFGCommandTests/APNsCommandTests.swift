@@ -123,4 +123,13 @@ struct APNsCommandTests {
     func benchUsage(arguments: [String]) async {
         #expect(await CapturedRun.run(arguments).status == 2)
     }
+
+    @Test("lfg apns-mock refuses a bad port and an unknown flag, and documents its control surface")
+    func mockUsage() async {
+        #expect(await CapturedRun.run(["apns-mock", "--port", "70000"]).status == 2)
+        #expect(await CapturedRun.run(["apns-mock", "--verbose"]).status == 2)
+        let help = await CapturedRun.run(["apns-mock", "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("POST /mock/tokens/<hex>"))
+    }
 }

@@ -73,6 +73,9 @@ enum DashboardScript {
               `${device.card.origin === "adopted" ? "adopted" : "push-started"} · ${device.card.startedLabel} ago`)
               : el("span", { class: "tag" }, "no card"),
             el("span", { class: "tag" }, `${plural(device.tokenCounts.pushToStart, "push-to-start token")} · ${plural(device.tokenCounts.update, "update token")}`),
+            device.card && device.tokenCounts.update === 0
+              && el("span", { class: "tag warn", title: "Updates cannot reach this card until the phone registers its token" },
+                "no update token: the card may be frozen"),
             device.veto && el("span", { class: "tag warn" }, `start vetoed for ${device.veto.join(", ")}`));
           const attrs = { class: "device", "data-device-id": device.deviceId, "data-has-card": content ? "1" : "0" };
           if (!content) {

@@ -14,7 +14,7 @@ extension DashboardSnapshot {
                 card: device.card.map { Self.card($0, now: now) }, veto: device.veto?.map(\.rawValue),
                 tokenCounts: TokenCounts(pushToStart: device.tokens.pushToStart, update: device.tokens.update))
         }
-        self.sessions = sessions.map { listing in
+        self.sessions = sessions.sorted(by: Self.listOrder).map { listing in
             SessionLine(
                 sid: listing.sid.rawValue, title: listing.report.title, host: listing.report.host.rawValue,
                 isHostDown: listing.displayState == .unknown, displayState: listing.displayState.rawValue,
@@ -30,6 +30,14 @@ extension DashboardSnapshot {
             + tokens.map(\.registeredAt) + state.devices.compactMap { $0.card?.startedAt }
         let nextChange = sinces.map { ElapsedLabel.secondsUntilNextChange(since: $0, now: now) }.min() ?? 60
         refreshAfterSeconds = min(60, max(1, nextChange))
+    }
+
+    /// Sessions that want a person first, then the working ones, then the rest; by title within a state.
+    private static func listOrder(_ lhs: SessionListing, _ rhs: SessionListing) -> Bool {
+        let rank: [DisplayState: Int] = [.needsInput: 0, .working: 1, .blocked: 2, .unknown: 3, .idle: 4]
+        let left = (rank[lhs.displayState] ?? 5, lhs.report.title, lhs.sid.rawValue)
+        let right = (rank[rhs.displayState] ?? 5, rhs.report.title, rhs.sid.rawValue)
+        return left < right
     }
 
     private static func card(_ card: LiveActivityState.Card, now: UnixTime) -> Card {

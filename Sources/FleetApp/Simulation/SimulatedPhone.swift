@@ -27,6 +27,7 @@ public final class SimulatedPhone {
     public private(set) var isSuspended = false
     let clock: PhoneClock
     var lastCallID: CallID = 0
+    var traceOfEndedProcesses: [AppTraceEntry] = []
 
     public init(
         configuration: AppConfiguration, clock: PhoneClock, storage: any KeyValueStorage = InMemoryKeyValueStorage(),
@@ -77,6 +78,7 @@ public final class SimulatedPhone {
     public func terminate() {
         host.appTerminated()
         lastCallID = app?.lastCallID ?? lastCallID
+        traceOfEndedProcesses += app?.takeTrace() ?? []
         app = nil
         isSuspended = false
     }
@@ -92,6 +94,12 @@ public final class SimulatedPhone {
         guard !isSuspended else { return }
         while let app, let event = host.takeNextDueEvent() { app.handle(event) }
         app?.fireDueTimers()
+    }
+
+    /// Takes what the app did since the last call, across relaunches, oldest first.
+    public func takeTrace() -> [AppTraceEntry] {
+        defer { traceOfEndedProcesses = [] }
+        return traceOfEndedProcesses + (app?.takeTrace() ?? [])
     }
 
     /// A server's answer to call `id` reaches the app (dropped if the process that made it is gone).

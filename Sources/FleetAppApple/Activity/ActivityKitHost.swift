@@ -89,7 +89,8 @@ public final class ActivityKitHost: ActivityHost {
     }
 
     public func observePushToStartTokens() {
-        guard pushToStartTask == nil else { return }
+        // Push-to-start exists from iOS 17.2; before it only the app can start a card.
+        guard pushToStartTask == nil, #available(iOS 17.2, *) else { return }
         let continuation = continuation
         pushToStartTask = Task {
             for await data in Activity<LFGFleetAttributes>.pushToStartTokenUpdates {

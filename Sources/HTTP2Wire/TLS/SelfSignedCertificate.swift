@@ -1,4 +1,5 @@
 internal import COpenSSL
+import OpenSSLSupport
 
 /// A throwaway certificate for `localhost` and `127.0.0.1`, made in memory (the stand-in's `--tls`).
 ///
@@ -10,13 +11,7 @@ public struct SelfSignedCertificate: Sendable {
 
     /// Makes a P-256 key and a certificate valid for `days` days.
     public static func make(days: Int = 30) throws(WireError) -> SelfSignedCertificate {
-        guard let keyContext = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else { throw TLSContext.failure("EVP_PKEY_CTX_new_id") }
-        defer { EVP_PKEY_CTX_free(keyContext) }
-        var key: OpaquePointer?
-        guard EVP_PKEY_keygen_init(keyContext) == 1,
-            EVP_PKEY_CTX_set_ec_paramgen_curve_nid(keyContext, NID_X9_62_prime256v1) == 1,
-            EVP_PKEY_keygen(keyContext, &key) == 1, let key
-        else { throw TLSContext.failure("EVP_PKEY_keygen") }
+        guard let key = OpenSSLSupport.generateP256() else { throw TLSContext.failure("EVP_PKEY_keygen") }
         defer { EVP_PKEY_free(key) }
         guard let certificate = X509_new() else { throw TLSContext.failure("X509_new") }
         defer { X509_free(certificate) }
@@ -45,11 +40,7 @@ public struct SelfSignedCertificate: Sendable {
     }
 
     private static func writePEM(_ body: (OpaquePointer) -> Int32) throws(WireError) -> String {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw TLSContext.failure("BIO_new") }
-        defer { BIO_free(bio) }
-        guard body(bio) == 1 else { throw TLSContext.failure("PEM_write") }
-        var bytes = [UInt8](repeating: 0, count: Int(BIO_ctrl_pending(bio)))
-        let read = BIO_read(bio, &bytes, Int32(bytes.count))
-        return String(decoding: bytes.prefix(max(0, Int(read))), as: UTF8.self)
+        guard let text = OpenSSLSupport.writePEM(body) else { throw TLSContext.failure("PEM_write") }
+        return text
     }
 }

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import OpenSSLSupport
 
 /// An OpenSSL `SSL_CTX` set up for HTTP/2: TLS 1.2+, ALPN `h2`.
 ///
@@ -53,25 +54,15 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     static func readPEM(_ pem: String, _ read: (OpaquePointer) -> OpaquePointer?) throws(WireError) -> OpaquePointer {
-        let bytes = Array(pem.utf8)
-        let object: OpaquePointer? = bytes.withUnsafeBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return read(bio)
+        guard let object = OpenSSLSupport.readPEM(Array(pem.utf8), read) else {
+            throw WireError("not valid PEM: \(OpenSSLSupport.lastError())")
         }
-        guard let object else { throw WireError("not valid PEM: \(lastError())") }
         return object
     }
 
-    static func failure(_ call: String) -> WireError { WireError("OpenSSL \(call) failed: \(lastError())") }
+    static func failure(_ call: String) -> WireError { WireError("OpenSSL \(call) failed: \(OpenSSLSupport.lastError())") }
 
-    static func lastError() -> String {
-        let code = ERR_get_error()
-        guard code != 0 else { return "no detail" }
-        var buffer = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(code, &buffer, buffer.count)
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
+    static func lastError() -> String { OpenSSLSupport.lastError() }
 }
 
 /// ALPN server callback: pick `h2` from the client's list, or refuse the handshake.

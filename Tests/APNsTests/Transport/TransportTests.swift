@@ -117,4 +117,27 @@ import Testing
         #expect(harness.tokens.mintCount == 2)
         #expect(harness.server.state.records.map(\.status) == [200, 403, 200])
     }
+
+    @Test("One sender keeps a connection per base URL: sandbox over h2c, production over TLS")
+    func poolPerEndpoint() async throws {
+        let plain = try MockHarness()
+        let secure = try MockHarness(tls: true)
+        defer {
+            plain.stop()
+            secure.stop()
+        }
+        let sender = try HTTP2PushSender(
+            options: .init(
+                endpoints: [.sandbox: Endpoint(url: plain.server.baseURL), .production: Endpoint(url: secure.server.baseURL)],
+                caFile: secure.caFile),
+            tokens: nil)
+        defer { sender.shutdown() }
+        var production = MockHarness.update(2)
+        production.environment = .production
+        let responses = [await sender.send(MockHarness.update(1)), await sender.send(production), await sender.send(MockHarness.update(3))]
+        #expect(responses.map(\.status) == [403, 403, 403], "no provider token was configured")
+        #expect(plain.server.state.records.map(\.token) == [MockHarness.token(1).hex, MockHarness.token(3).hex])
+        #expect(secure.server.state.records.map(\.token) == [MockHarness.token(2).hex])
+        #expect(sender.connectionsOpened == 2)
+    }
 }

@@ -32,3 +32,19 @@ import Testing
         #expect(first.0.count > 10)
     }
 }
+
+/// The simulated phone keeps what a process did after it dies.
+@Suite struct SimulatedPhoneTraceTests {
+    @Test("The trace survives a relaunch and is drained once")
+    func traceAcrossRelaunch() {
+        let harness = PhoneHarness()
+        harness.phone.launch(inForeground: true)
+        harness.run(for: 1)
+        harness.phone.terminate()
+        harness.phone.launch(inForeground: false)
+        let trace = harness.phone.takeTrace()
+        let launches = trace.filter { if case .synced(let decision) = $0.event { decision.trigger == .launch } else { false } }
+        #expect(launches.count == 2)
+        #expect(harness.phone.takeTrace().isEmpty)
+    }
+}

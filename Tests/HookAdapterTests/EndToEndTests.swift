@@ -1,0 +1,67 @@
+import FleetCore
+import Foundation
+import HookAdapter
+import Testing
+
+@Suite("Recorded hook payloads against a running lfg serve")
+struct EndToEndTests {
+    static let token = "e2e0123456789abcdef0123456789abcd"
+
+    /// The display state `GET /api/sessions` should show after each event of the recorded session
+    /// (nil: not listed, because archived).
+    static let expected: [String?] = [
+        "idle", "working", "working", "working", "working", "working", "working", "needsInput", "needsInput",
+        "working", "working", "working", "working", "working", "idle", nil,
+    ]
+
+    @Test("Spooled while the server was down, then each event shows on GET /api/sessions as it happens")
+    func wholeSession() async throws {
+        let folder = try TemporaryFolder()
+        let environment = ["LFG_HOME": folder.path, "LFG_AUTH_TOKEN": Self.token]
+        let events = RecordedPayloads.wholeSession
+        #expect(events.count == Self.expected.count)
+        // Down: the first three events only reach the spool.
+        for event in events.prefix(3) {
+            var down = environment
+            down["LFG_URL"] = "http://127.0.0.1:1"
+            let run = await CapturedRun.run(["hook"], input: event.payload, environment: down)
+            #expect(run.status == 0 && run.output.isEmpty)
+        }
+        #expect(HookFiles(home: folder.url).spooledReports().count == 3)
+        try await RunningServe.with(environment: environment) { url in
+            var hookEnvironment = environment
+            hookEnvironment["LFG_URL"] = url
+            for (index, event) in events.enumerated().dropFirst(3) {
+                let run = await CapturedRun.run(["hook"], input: event.payload, environment: hookEnvironment)
+                #expect(run.status == 0 && run.output.isEmpty, "\(event.name)")
+                let session = try await RunningServe.sessions(url, token: Self.token)[RecordedPayloads.sid]
+                #expect(session?["displayState"] as? String == Self.expected[index], "\(event.name)")
+                if index == 7 {
+                    let prompt = session?["prompt"] as? [String: Any]
+                    #expect(prompt?["kind"] as? String == "permission")
+                    #expect(prompt?["text"] as? String == "Bash: rm -rf .build")
+                }
+                if index == 13 {
+                    #expect(session?["step"] as? String == "Edit SessionListView.swift")
+                    #expect(session?["title"] as? String == "In the iOS client, can you add pull-to-refresh…")
+                }
+            }
+            #expect(HookFiles(home: folder.url).spooledReports().isEmpty)
+        }
+    }
+
+    @Test("lfg serve takes what the hook spooled while it was down as soon as it starts")
+    func serverStartDrains() async throws {
+        let folder = try TemporaryFolder()
+        let environment = ["LFG_HOME": folder.path, "LFG_AUTH_TOKEN": Self.token]
+        for event in RecordedPayloads.wholeSession.prefix(8) {
+            let run = await CapturedRun.run(["hook"], input: event.payload, environment: environment.merging(["LFG_URL": "http://127.0.0.1:1"]) { $1 })
+            #expect(run.status == 0)
+        }
+        let session = try await RunningServe.with(environment: environment) { url in
+            try await RunningServe.sessions(url, token: Self.token)[RecordedPayloads.sid]?["displayState"] as? String
+        }
+        #expect(session == "needsInput")
+        #expect(HookFiles(home: folder.url).spooledReports().isEmpty)
+    }
+}
