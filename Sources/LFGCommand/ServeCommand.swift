@@ -8,6 +8,7 @@ import FleetCore
 import Foundation
 import HTTPServer
 import HTTPTypes
+import HookAdapter
 import StoreSQLite
 
 /// `lfg serve`: run the control plane (HTTP API, watcher, dashboard).
