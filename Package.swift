@@ -57,6 +57,7 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "APNs"], swiftSettings: strict),
         .target(name: "Diagnosis", swiftSettings: strict),
         .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes"], swiftSettings: strict),
+        .target(name: "Demo", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
 
         // MARK: command line
@@ -64,7 +65,7 @@ let package = Package(
             name: "LFGCommand",
             dependencies: [
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
-                "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard",
+                "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
             ],
             swiftSettings: strict
         ),
@@ -86,6 +87,7 @@ let package = Package(
             name: "FleetAppTests", dependencies: ["FleetApp", "FleetCore", "HTTPTypes", "ControlPlane", "APNs"], swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
         .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis"], swiftSettings: strict),
+        .testTarget(name: "DemoTests", dependencies: ["Demo", "FleetCore"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "HTTPTypes"],
             swiftSettings: strict),

@@ -8,6 +8,7 @@ import FleetCore
 import Foundation
 import HTTPServer
 import HTTPTypes
+import HookAdapter
 import StoreSQLite
 
 /// `lfg serve`: run the control plane (HTTP API, watcher, dashboard).
@@ -15,13 +16,15 @@ public struct ServeCommand: Command {
     public static let name = "serve"
     public static let summary = "run the control plane (HTTP API, watcher, dashboard)"
     public static let usage = """
-        Usage: lfg serve [--port N] [--bind ADDR]
+        Usage: lfg serve [--port N] [--bind ADDR] [--demo]
 
         Serves the HTTP API on ADDR:N (default 127.0.0.1:8766) with its data in $LFG_HOME (default ~/.lfg):
         lfg.sqlite (the store), liveactivity.log (the decision log), auth-token (the bearer token, 0600).
         Pushes Live Activity updates only with LFG_LIVE_ACTIVITIES=1, complete LFG_APNS_* credentials,
         N = LFG_PUSH_PORT (default 8766) and the exclusive watcher lock of $LFG_HOME.
         Prints a one-time dashboard login URL. Stops cleanly on SIGINT or SIGTERM.
+        --demo runs in a throwaway home with a local APNs stand-in, simulated hosts and one simulated phone,
+        so the dashboard shows a card started, updated and ended within a minute, with no Apple account.
         """
 
     public static let defaultPort = 8766
@@ -34,12 +37,16 @@ public struct ServeCommand: Command {
         guard bind.split(separator: ".").count == 4, bind.split(separator: ".").allSatisfy({ UInt8($0) != nil }) else {
             throw UsageError("--bind takes an IPv4 address such as 127.0.0.1, not '\(bind)'")
         }
-        if arguments.flag("--demo") {
-            throw UsageError("--demo is not available in this build; run lfg serve without it")
-        }
+        isDemo = arguments.flag("--demo")
     }
 
+    /// `--demo`: a throwaway home, a local APNs stand-in, simulated hosts and one simulated phone (see ``DemoMode``).
+    public var isDemo = false
+
     public func run(_ context: CommandContext) async throws -> Int32 {
+        let demo = isDemo ? try DemoMode.start(context, port: port) : nil
+        let context = demo?.context ?? context
+        defer { demo?.stop() }
         let config: ServerConfig
         do { config = try ServerConfig.load(environment: context.environment) } catch {
             throw CommandFailure("\(error)")
@@ -52,7 +59,7 @@ public struct ServeCommand: Command {
               live activities: \(parts.gateReason.map { "silent: \($0)" } ?? "pushing")
 
             """)
-        await parts.run()
+        if let demo { await demo.run(alongside: parts, context: context) } else { await parts.run() }
         context.write("lfg serve: stopped\n")
         return 0
     }

@@ -1,0 +1,20 @@
+import LFGCommand
+import Testing
+
+@Suite struct ServeDemoTests {
+    @Test("lfg serve --demo parses with the other options")
+    func demoParses() throws {
+        var arguments = ArgumentList(["--demo", "--port", "9000"])
+        let command = try ServeCommand(parsing: &arguments)
+        #expect(command.isDemo && command.port == 9000)
+        var plain = ArgumentList([])
+        #expect(try ServeCommand(parsing: &plain).isDemo == false)
+    }
+
+    @Test("--demo on port 0 fails before starting anything, naming what to do")
+    func demoNeedsFixedPort() async {
+        let run = await CapturedRun.run(["serve", "--demo", "--port", "0"])
+        #expect(run.status == 1)
+        #expect(run.errors.contains("--demo needs a fixed --port"))
+    }
+}
