@@ -69,6 +69,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "LFGCommandTesting", dependencies: ["LFGCommand"], swiftSettings: strict),
         .executableTarget(name: "lfg", dependencies: ["LFGCommand"], swiftSettings: strict),
 
         // MARK: tests (one target per module)
@@ -91,8 +92,8 @@ let package = Package(
             name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(
-            name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand", "HTTPServer", "HTTPTypes"], swiftSettings: strict),
-        .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand"], swiftSettings: strict),
+            name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes"], swiftSettings: strict),
+        .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

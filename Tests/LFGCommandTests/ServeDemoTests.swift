@@ -1,3 +1,4 @@
+import LFGCommandTesting
 import LFGCommand
 import Testing
 
