@@ -6,7 +6,8 @@
 //   server   ControlPlane (watcher, routes, store protocol) <- StoreSQLite, HTTPServer, HTTPClient (adapters)
 //            HTTPTypes (pure request/response/handler types both sides share)
 //   app      FleetApp (ActivityKit behind a protocol) <- FleetAppApple (thin, Apple-only)
-//   tools    Simulator, Diagnosis, HookAdapter, HTTPClient, Dashboard (the web page over ControlPlane)
+//   tools    Simulator, Diagnosis, HookAdapter, HTTPClient, Dashboard (the web page over ControlPlane),
+//            Demo (simulated hosts and phone for `lfg serve --demo`)
 //   cli      LFGCommand (every `lfg` subcommand) <- lfg (main.swift only)
 import PackageDescription
 
@@ -58,13 +59,16 @@ let package = Package(
         .target(name: "Diagnosis", swiftSettings: strict),
         .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes"], swiftSettings: strict),
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
+        .target(
+            name: "Demo", dependencies: ["FleetCore", "FleetApp", "HTTPTypes", "HTTPClient", "APNsMock"],
+            swiftSettings: strict),
 
         // MARK: command line
         .target(
             name: "LFGCommand",
             dependencies: [
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
-                "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard",
+                "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
             ],
             swiftSettings: strict
         ),
@@ -91,6 +95,10 @@ let package = Package(
         .testTarget(
             name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand", "HTTPServer", "HTTPTypes"], swiftSettings: strict),
         .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand"], swiftSettings: strict),
+        .testTarget(
+            name: "DemoTests",
+            dependencies: ["Demo", "LFGCommand", "FleetApp", "FleetCore", "ControlPlane", "APNsMock", "HTTPTypes"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
