@@ -58,10 +58,10 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "APNs"], swiftSettings: strict),
         .target(name: "Diagnosis", swiftSettings: strict),
         .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes"], swiftSettings: strict),
-        .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
         .target(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "HTTPTypes", "HTTPClient", "APNsMock"],
             swiftSettings: strict),
+        .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
 
         // MARK: command line
         .target(
@@ -72,6 +72,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "LFGCommandTesting", dependencies: ["LFGCommand"], swiftSettings: strict),
         .executableTarget(name: "lfg", dependencies: ["LFGCommand"], swiftSettings: strict),
 
         // MARK: tests (one target per module)
@@ -90,15 +91,15 @@ let package = Package(
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
         .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis"], swiftSettings: strict),
         .testTarget(
-            name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "HTTPTypes"],
-            swiftSettings: strict),
-        .testTarget(
-            name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand", "HTTPServer", "HTTPTypes"], swiftSettings: strict),
-        .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand"], swiftSettings: strict),
-        .testTarget(
             name: "DemoTests",
             dependencies: ["Demo", "LFGCommand", "FleetApp", "FleetCore", "ControlPlane", "APNsMock", "HTTPTypes"],
             swiftSettings: strict),
+        .testTarget(
+            name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "HTTPTypes"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes"], swiftSettings: strict),
+        .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

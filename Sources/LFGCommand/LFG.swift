@@ -9,6 +9,7 @@ public enum LFG {
         DiagnoseCommand.self,
         SimulateCommand.self,
         BenchAPNsCommand.self,
+        BenchServeCommand.self,
         HookCommand.self,
         HooksInstallCommand.self,
         HooksUninstallCommand.self,

@@ -8,6 +8,7 @@ import FleetCore
 import Foundation
 import HTTPServer
 import HTTPTypes
+import HookAdapter
 import StoreSQLite
 
 /// `lfg serve`: run the control plane (HTTP API, watcher, dashboard).
@@ -29,8 +30,6 @@ public struct ServeCommand: Command {
     public static let defaultPort = 8766
     public var port: Int
     public var bind: String
-    /// `--demo`: the server with an APNs stand-in, simulated hosts and a simulated phone (``DemoServe``).
-    public var isDemo: Bool
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         port = try arguments.integer("--port", in: 0...65535) ?? Self.defaultPort
@@ -40,6 +39,9 @@ public struct ServeCommand: Command {
         }
         isDemo = arguments.flag("--demo")
     }
+
+    /// `--demo`: the server with an APNs stand-in, simulated hosts and a simulated phone (``DemoServe``).
+    public var isDemo = false
 
     public func run(_ context: CommandContext) async throws -> Int32 {
         if isDemo { return try await DemoServe(port: port, bind: bind).run(context) }

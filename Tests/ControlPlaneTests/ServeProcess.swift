@@ -21,6 +21,9 @@ final class ServeProcess: Sendable {
 
     /// Starts `lfg serve --port port` with `environment` and returns once it printed its listening line.
     static func start(port: Int, environment: [String: String]) async throws -> ServeProcess {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw ServeProcessError(message: "\(executable.path) is missing; build the package (swift build) first")
+        }
         let process = Process()
         process.executableURL = executable
         process.arguments = ["serve", "--port", "\(port)"]
@@ -111,4 +114,9 @@ final class MockPushes: Sendable {
     }
 
     func makeIterator() -> AsyncStream<MockRecord>.Iterator { stream.makeAsyncIterator() }
+}
+
+struct ServeProcessError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }

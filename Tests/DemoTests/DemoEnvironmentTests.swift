@@ -43,13 +43,4 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: first))
         #expect(try DemoParts.demoHome(["LFG_HOME": base + "/chosen"]) == base + "/chosen")
     }
-
-    @Test("lfg serve --demo parses, with or without a port")
-    func demoFlagParses() throws {
-        var arguments = ArgumentList(["--demo", "--port", "0"])
-        let command = try ServeCommand(parsing: &arguments)
-        #expect(command.isDemo && command.port == 0)
-        var plain = ArgumentList([])
-        #expect(try !ServeCommand(parsing: &plain).isDemo)
-    }
 }

@@ -14,10 +14,10 @@ import Testing
         let asks = actions.filter { if case .ask = $0 { true } else { false } }
         let answers = actions.filter { if case .answer = $0 { true } else { false } }
         let finishes = actions.filter { if case .finish = $0 { true } else { false } }
-        #expect(starts.map(\.sid) == ["watcher-1", "dashboard-1", "toolchain-1"])
-        #expect(asks.map(\.sid) == ["watcher-1", "toolchain-1"])
-        #expect(answers.map(\.sid) == ["watcher-1", "toolchain-1"])
-        #expect(finishes.map(\.sid) == ["dashboard-1", "watcher-1", "toolchain-1"])
+        #expect(starts.map(\.sid) == ["watcher-1", "tests-1", "deploy-1", "readme-1", "cache-1", "toolchain-1"])
+        #expect(asks.map(\.sid) == ["deploy-1", "cache-1", "toolchain-1"])
+        #expect(answers.map(\.sid) == ["deploy-1", "cache-1", "toolchain-1"])
+        #expect(finishes.map(\.sid) == ["watcher-1", "tests-1", "readme-1", "deploy-1", "cache-1"])
         #expect(actions.first == .openApp)
         #expect(actions.contains(.leaveApp))
     }
@@ -70,5 +70,13 @@ import Testing
             }
         }
         #expect(Set(active.values) == ["laptop"])
+    }
+
+    @Test("iOS wakes the app at once after a push-to-start in even cycles, late in odd ones (the idle phone)")
+    func lateWakeInOddCycles() {
+        #expect(schedule.wakeDelay(afterPushToStartAt: 50) == 0)
+        #expect(schedule.wakeDelay(afterPushToStartAt: 170) == schedule.lateWakeDelay)
+        #expect(schedule.wakeDelay(afterPushToStartAt: 290) == 0)
+        #expect(schedule.lateWakeDelay > 0)
     }
 }

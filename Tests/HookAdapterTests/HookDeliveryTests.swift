@@ -1,3 +1,4 @@
+import LFGCommandTesting
 import FleetCore
 import Foundation
 import HookAdapter

@@ -71,6 +71,6 @@ import Testing
         let result = SimulationReport.run([idle], seed: 1).scenarios[0]
         #expect(result.details.pushStartsWithoutTokenBack > 0)
         #expect(result.metrics.frozenSeconds > 600)
-        #expect(result.metrics.clientEnded == 0)
+        #expect(result.details.pushStartedCardsKilled == 0)
     }
 }

@@ -51,11 +51,12 @@ public struct FleetSnapshot: Hashable, Sendable {
         Set(hosts.filter { $0.value.isDown(at: now) }.keys)
     }
 
-    /// The sessions as the reducer takes them, in sid order (so every run reduces alike).
+    /// The sessions as the reducer takes them.
+    ///
+    /// In no particular order: keyed by sid there are no duplicates, and the reducer orders rows by a
+    /// total order (state, since, sid), so its result does not depend on input order. Not sorting saves
+    /// a third of a 50,000-session reduction.
     public func fleetSessions(downHosts: Set<HostID>) -> [FleetSession] {
-        sessions.keys.sorted().map { sid in
-            let report = sessions[sid]!
-            return FleetSession(sid: sid, report: report, isHostDown: downHosts.contains(report.host))
-        }
+        sessions.map { sid, report in FleetSession(sid: sid, report: report, isHostDown: downHosts.contains(report.host)) }
     }
 }

@@ -30,11 +30,18 @@ extension Watcher {
     }
 
     /// The section-6 decision table for one device.
+    ///
+    /// The box is written back only when this tick changed it, so a tick over an unchanged fleet copies nothing.
     private mutating func decide(_ deviceId: DeviceID, view: FleetView, now: UnixTime) -> [WatcherEffect] {
         var box = boxes[deviceId]!
-        defer { boxes[deviceId] = box }
         // A push for this card is in flight; its answer decides what the card holds.
         guard box.pending == nil else { return [] }
+        let before = (box.noTokensLogged, box.endGate, box.record.isVetoLogged)
+        defer {
+            if box.pending != nil || before != (box.noTokensLogged, box.endGate, box.record.isVetoLogged) {
+                boxes[deviceId] = box
+            }
+        }
         var content = view.contentState
         content.updatedAt = now
 

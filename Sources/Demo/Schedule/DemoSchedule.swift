@@ -16,13 +16,26 @@ public struct DemoSchedule: Hashable, Sendable {
     public var period: Double
     /// One cycle: steps at offsets in `0..<period`, in order; session ids are per-cycle templates.
     public var script: [DemoStep]
+    /// Seconds iOS takes to wake the app after a push-to-start in odd cycles (the idle phone); 0 never.
+    public var lateWakeDelay: Double
 
-    public init(hosts: [HostID], heartbeatEvery: Double, hostTTL: Double, period: Double, script: [DemoStep]) {
+    public init(
+        hosts: [HostID], heartbeatEvery: Double, hostTTL: Double, period: Double, lateWakeDelay: Double = 0,
+        script: [DemoStep]
+    ) {
         self.hosts = hosts
         self.heartbeatEvery = heartbeatEvery
         self.hostTTL = hostTTL
         self.period = period
+        self.lateWakeDelay = lateWakeDelay
         self.script = script
+    }
+
+    /// Seconds from a push-to-start at demo second `time` until iOS wakes the app to register the new
+    /// card's token: at once in even cycles (0, 2, ...), ``lateWakeDelay`` in odd ones.
+    public func wakeDelay(afterPushToStartAt time: Double) -> Double {
+        guard period > 0 else { return 0 }
+        return Int((time / period).rounded(.down)) % 2 == 1 ? lateWakeDelay : 0
     }
 
     /// Every step in the window `(start, end]` of demo seconds, in time order; at one instant,

@@ -8,18 +8,28 @@ extension DemoWorld {
     /// that arrived, and the calls they lead to.
     func runPhone(until instant: UnixTime) async {
         await receivePushes()
-        while let due = phone.nextDueTime, due <= instant {
-            clock.advance(to: due)
+        while let next = [phone.nextDueTime, wakeAt, evictAt].compactMap({ $0 }).min(), next <= instant {
+            clock.advance(to: next)
+            if let wakeAt, wakeAt <= next {
+                self.wakeAt = nil
+                if !isAppOpen { wakeInBackground() }
+            }
+            if let evictAt, evictAt <= next {
+                // An evicted app observes nothing: a card ended meanwhile is not news to the next process.
+                self.evictAt = nil
+                if !isAppOpen { phone.terminate() }
+            }
             phone.runDue()
             await sendCalls()
         }
         clock.advance(to: instant)
-        if let evictAt, instant >= evictAt, !isAppOpen {
-            // An evicted app observes nothing: a card ended meanwhile is not news to the next process.
-            self.evictAt = nil
-            phone.terminate()
-        }
         await receivePushes()
+    }
+
+    /// iOS launches (or resumes) the app in the background for a moment after a push-to-start.
+    func wakeInBackground() {
+        phone.launch(inForeground: false)
+        evictAt = clock.now + Self.backgroundWindow
     }
 
     /// Makes every call the app queued, through the server's HTTP API, and hands it each answer.
@@ -52,9 +62,15 @@ extension DemoWorld {
             guard let (token, push) = ReceivedPush.reading(record) else { continue }
             switch push {
             case .start(let content):
-                if case .applied = phone.host.pushToStart(token: token, content: content), !isAppOpen {
-                    phone.launch(inForeground: false)
-                    evictAt = clock.now + Self.backgroundWindow
+                guard case .applied = phone.host.pushToStart(token: token, content: content), !isAppOpen else { break }
+                let delay = schedule.wakeDelay(afterPushToStartAt: elapsed)
+                if delay == 0 {
+                    say(elapsed, "phone", "push-to-start: iOS shows a new card and wakes the app to register its token")
+                    wakeInBackground()
+                } else {
+                    say(elapsed, "phone", "push-to-start: a new card, but iOS wakes the app only \(Int(delay)) s later "
+                        + "(the idle phone): updates meanwhile go to the old card's token and are lost")
+                    wakeAt = clock.now + delay
                 }
             case .toCard(let push):
                 phone.host.deliver(push, toUpdateToken: token)
@@ -73,8 +89,7 @@ extension DemoWorld {
         let summary = liveCards.first.map(Self.summary(of:)) ?? Self.noCard
         guard summary != lastCardSummary else { return }
         lastCardSummary = summary
-        narrate(Self.clockLabel(elapsed) + "  " + "phone".padding(toLength: 8, withPad: " ", startingAt: 0)
-            + "lock screen: " + summary)
+        say(elapsed, "phone", "lock screen: " + summary)
     }
 
     /// One line for a card: its counts and rows.

@@ -33,6 +33,8 @@ public final class DemoWorld {
     var isAppOpen = false
     /// When iOS ends the app's process (after a background wake, or some time after it was suspended).
     var evictAt: UnixTime?
+    /// When iOS wakes the app after a push-to-start, in a cycle where it does so late.
+    var wakeAt: UnixTime?
     var lastCardSummary = DemoWorld.noCard
 
     /// - Parameters:
@@ -95,15 +97,16 @@ public final class DemoWorld {
             if phone.app != nil { phone.terminate() }
             isAppOpen = true
             evictAt = nil
+            wakeAt = nil
             phone.launch(inForeground: true)
-            say(step, "phone", "the app is opened (it registers its tokens)")
+            say(step.at, "phone", "the app is opened (it registers its tokens)")
         case .leaveApp:
             isAppOpen = false
             phone.suspend()
             evictAt = clock.now + Self.suspendedLifetime
-            say(step, "phone", "locked: from now on only server pushes move the card")
+            say(step.at, "phone", "locked: from now on only server pushes move the card")
         case .hostGoesDown(let host):
-            say(step, host.rawValue, "drops off the network (heartbeats stop; its sessions turn unknown)")
+            say(step.at, host.rawValue, "drops off the network (heartbeats stop; its sessions turn unknown)")
         default:
             await report(step)
         }
@@ -119,13 +122,14 @@ public final class DemoWorld {
             let text = answer.bodyData.map { String(decoding: $0, as: UTF8.self) } ?? ""
             narrate("demo: \(request.method) \(request.path) answered \(answer.status) \(text)")
         }
-        if let line = Self.narration(of: step.action) { say(step, line.who, line.what) }
+        if let line = Self.narration(of: step.action) { say(step.at, line.who, line.what) }
         // The open app hears of the change at once (its event stream), as the real one does.
         if isAppOpen, case .heartbeat = step.action {} else if isAppOpen { phone.app?.refresh() }
     }
 
-    func say(_ step: DemoStep, _ who: String, _ what: String) {
-        narrate(Self.clockLabel(step.at) + "  " + who.padding(toLength: 8, withPad: " ", startingAt: 0) + what)
+    /// One narration line: demo time, who, what.
+    func say(_ at: Double, _ who: String, _ what: String) {
+        narrate(Self.clockLabel(at) + "  " + who.padding(toLength: 8, withPad: " ", startingAt: 0) + what)
     }
 
     static func clockLabel(_ seconds: Double) -> String {

@@ -40,7 +40,11 @@ struct MetricsRecorder {
         var id: ActivityID
         var appearedAt: Double
         var tokenReachedServerAt: Double?
+        var goneAt: Double?
     }
+
+    /// A push-started card gone this soon was killed, not finished with (the seed's "~2 s after it appeared").
+    static let killWindow: Double = 30
 
     /// A start followed by a client end within this many seconds is one turn of the start/end loop.
     static let loopWindow: Double = 90
@@ -127,6 +131,7 @@ struct MetricsRecorder {
         for phone in simulation.phones where phone.isInstalled {
             let truth = truths[phone.index]
             let cards = phone.visibleCards
+            notePushStartedCardsGone(on: phone, visible: Set(cards.map(\.id)), simulation)
             untrustworthy = untrustworthy || !truth.isTrustworthy
             maxVisibleCards = max(maxVisibleCards, cards.count)
             multiple = multiple || cards.count > 1
@@ -148,6 +153,15 @@ struct MetricsRecorder {
         if correct, !pendingChanges.isEmpty {
             timesToCorrect += pendingChanges.map { simulation.now - $0 }
             pendingChanges.removeAll()
+        }
+    }
+
+    private mutating func notePushStartedCardsGone(on phone: Phone, visible: Set<ActivityID>, _ simulation: Simulation) {
+        for index in pushStartedCards.indices
+        where pushStartedCards[index].phone == phone.index && pushStartedCards[index].goneAt == nil
+            && !visible.contains(pushStartedCards[index].id)
+        {
+            pushStartedCards[index].goneAt = simulation.now
         }
     }
 
@@ -206,6 +220,9 @@ struct MetricsRecorder {
         let details = ScenarioDetails(
             serverStarts: serverStarts, truthChanges: truthChanges, overheightSeconds: overheightSeconds,
             pushStartsWithTokenBack: withToken, pushStartsWithoutTokenBack: withoutToken,
+            pushStartedCardsKilled: pushStartedCards.filter { card in
+                card.goneAt.map { $0 - card.appearedAt <= Self.killWindow } ?? false
+            }.count,
             untrustworthySeconds: untrustworthySeconds)
         return (metrics, details)
     }

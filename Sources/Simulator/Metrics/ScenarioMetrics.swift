@@ -54,6 +54,8 @@ public struct ScenarioDetails: Hashable, Sendable {
     /// Push-started cards whose update token reached the canonical server within 90 s, and those whose did not.
     public var pushStartsWithTokenBack: Int
     public var pushStartsWithoutTokenBack: Int
+    /// Push-started cards gone from the screen within 30 s of appearing: killed, not finished with.
+    public var pushStartedCardsKilled: Int
     /// Seconds in which the truth was untrustworthy (a host down): judged by the lenient rule.
     public var untrustworthySeconds: Double
 }

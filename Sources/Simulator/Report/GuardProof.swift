@@ -21,7 +21,7 @@ public struct GuardProof: Sendable {
     static let correct = Figure(name: "correct %", read: { $0.metrics.correctFraction * 100 }, digits: 1)
     static let p99 = Figure(name: "p99 s", read: { $0.metrics.timeToCorrectP99 }, digits: 1)
     static let pushes = Figure(name: "pushes", read: { Double($0.metrics.pushes) }, digits: 0)
-    static let ended = Figure(name: "client-ended", read: { Double($0.metrics.clientEnded) }, digits: 0)
+    static let killed = Figure(name: "cards killed <30 s", read: { Double($0.details.pushStartedCardsKilled) }, digits: 0)
     static let loops = Figure(name: "loops", read: { Double($0.metrics.startEndLoops) }, digits: 0)
     static let multi = Figure(name: "multi-card s", read: { $0.metrics.multiCardSeconds }, digits: 0)
     static let maxCards = Figure(name: "max cards", read: { Double($0.metrics.maxVisibleCards) }, digits: 0)
@@ -30,7 +30,7 @@ public struct GuardProof: Sendable {
 
     /// Every guard of the contract, in its order.
     public static let all: [GuardProof] = [
-        GuardProof(guard: .endGateTrust, scenario: "C", failure: "an empty store kills the push-started card", figures: [ended, correct]),
+        GuardProof(guard: .endGateTrust, scenario: "C", failure: "an empty store kills the push-started card", figures: [killed, correct]),
         GuardProof(guard: .startVeto, scenario: "D", failure: "end, push-start, end again", figures: [loops, starts]),
         GuardProof(guard: .supersede, scenario: "B", failure: "every update also blasts dead tokens", figures: [pushes]),
         GuardProof(guard: .allAccept, scenario: "B", failure: "a corpse's 200 counts; the card stays stale", figures: [correct, p99]),
@@ -40,7 +40,7 @@ public struct GuardProof: Sendable {
         GuardProof(guard: .sidDedupe, scenario: "A", failure: "double count (unreachable: the stores key by sid)", figures: [correct]),
         GuardProof(guard: .updatedAtExcluded, scenario: "B", failure: "every tick a push", figures: [pushes]),
         GuardProof(guard: .defaultHostOnly, scenario: "C", failure: "each host push-starts its own card", figures: [maxCards, multi]),
-        GuardProof(guard: .pushPortGate, scenario: "F", failure: "a scratch server pushes a card of its own", figures: [maxCards, starts]),
+        GuardProof(guard: .pushPortGate, scenario: "F", failure: "a scratch server pushes a card of its own", figures: [starts, pushes]),
         GuardProof(guard: .maxRows, scenario: "B", failure: "overheight card, header clipped", figures: [overheight, correct]),
         GuardProof(guard: .endedReportWins, scenario: "F", failure: "an /ended mid-load is lost; the dead card resurrected", figures: [correct, p99]),
     ]

@@ -28,6 +28,7 @@ extension SimulationReport {
             if d.overheightSeconds > 0 { notes.append("overheight card (>3 rows, header clipped) \(Self.fixed(d.overheightSeconds, 0)) s") }
             if d.untrustworthySeconds > 0 { notes.append("count unknown (host down) \(Self.fixed(d.untrustworthySeconds, 0)) s") }
             if d.serverStarts > 0 { notes.append("server push-starts delivered \(d.serverStarts)") }
+            if d.pushStartedCardsKilled > 0 { notes.append("push-started cards gone within 30 s \(d.pushStartedCardsKilled)") }
             let started = d.pushStartsWithTokenBack + d.pushStartsWithoutTokenBack
             if started > 0 {
                 notes.append("push-started cards with no token back within 90 s: \(d.pushStartsWithoutTokenBack) of \(started)")

@@ -19,10 +19,13 @@ extension Scenario {
     }
 
     /// The hole the seed leaves open: token mode, and nobody opens the app for eight hours. Every card is
-    /// push-started; whether its token ever comes back depends on a background launch iOS may skip.
+    /// push-started; whether its token ever comes back depends on a background launch iOS may skip, and
+    /// until it does, updates and ends go to the previous card's dead token, which answers 200.
     static let idlePhone = Scenario("idle-phone", "nobody opens the app for 8 h; every card is push-started", duration: 8 * 3600) { sim in
-        sim.addServer("pro")
+        let pro = sim.addServer("pro")
         let phone = sim.addPhone("iphone", device: "iphone-1")
+        // Yesterday's card is long gone, but its update token is still the one the server holds.
+        sim.seedCorpseUpdateTokens(for: phone, on: pro, environments: [.production])
         sim.at(1) { phone.open($0) }
         sim.at(20) { phone.leave($0) }
         sim.at(60) { phone.terminate($0) }

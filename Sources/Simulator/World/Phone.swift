@@ -23,6 +23,8 @@ final class Phone {
     var backgroundWakeChance: Double?
     private(set) var isInstalled = true
     private(set) var lifecycle = Lifecycle.notRunning
+    /// Running only because iOS launched it in the background after a push-to-start (calls may be dropped).
+    private(set) var isInBackgroundLaunch = false
     private var lifecycleGeneration = 0
     private var dueScheduledAt: Double?
     private var commandsSeen = 0
@@ -90,6 +92,7 @@ final class Phone {
     // MARK: iOS
 
     private func setLifecycle(_ next: Lifecycle) {
+        isInBackgroundLaunch = false
         lifecycle = next
         lifecycleGeneration += 1
     }
@@ -133,6 +136,7 @@ final class Phone {
             rig.resumeInBackground()
             simulation.note("\(name): app resumed in the background")
         }
+        isInBackgroundLaunch = true
         suspend(after: simulation.environment.backgroundWindow, simulation)
         pump(simulation)
     }

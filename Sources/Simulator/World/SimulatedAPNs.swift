@@ -22,7 +22,7 @@ extension Simulation {
         metrics.pushSent()
         note("apns: \(batch.action.rawValue) -> \(target.shortHex) (\(target.env.rawValue))")
         let latency = random.uniform(environment.apnsLatency)
-        let isTransientFailure = random.chance(environment.apnsTransientFailure)
+        let isTransientFailure = random.chance(environment.apnsTransientFailure[target.env] ?? 0)
         after(latency) { simulation in
             let (status, reason) = simulation.deliver(target, of: batch, transientFailure: isTransientFailure)
             simulation.note("apns: \(batch.action.rawValue) \(target.shortHex) answered \(status)")

@@ -6,7 +6,8 @@ import FleetCore
 extension Simulation {
     /// Carries one queued call from `phone` to its server and the answer back to the app.
     ///
-    /// From a background launch the tunnel may drop it (the app's manager retries with backoff);
+    /// Inside a background launch's short window the tunnel may drop it (the app's manager retries
+    /// registrations with backoff);
     /// a `PUT /api/devices` of a phone that `reportsHiddenDirs == false` always fails.
     func route(_ sent: InMemoryControlPlaneOutbox.Sent, from phone: Phone) {
         if case .reportEnded = sent.call, sent.server == phone.rig.configuration.defaultServer?.name {
@@ -29,7 +30,7 @@ extension Simulation {
         let leg = isFetch ? environment.fetchLatency : environment.registrationLatency
         let there = random.uniform(leg) / 2
         let back = random.uniform(leg) / 2
-        let isDropped = phone.lifecycle == .background && !random.chance(environment.backgroundRegistrationSuccess)
+        let isDropped = phone.isInBackgroundLaunch && !random.chance(environment.backgroundRegistrationSuccess)
         var isRefused = false
         if case .putDevice = sent.call, !phone.reportsHiddenDirs { isRefused = true }
         guard let server = server(named: sent.server), !isDropped, !isRefused else {

@@ -1,3 +1,5 @@
+import FleetCore
+
 /// The knobs of the simulated world: latencies, failure rates and iOS's habits, all in seconds or probabilities.
 ///
 /// Defaults come from the seed and the APNs reference: APNs answers in tens to hundreds of milliseconds,
@@ -8,8 +10,8 @@ public struct SimulationEnvironment: Hashable, Sendable {
     public var tick: Double = 2
     /// APNs round trip for one push.
     public var apnsLatency: ClosedRange<Double> = 0.05...0.4
-    /// Chance that APNs answers one push with a transient 5xx.
-    public var apnsTransientFailure: Double = 0.01
+    /// Chance that APNs answers one push with a transient 5xx, per environment (separate endpoints).
+    public var apnsTransientFailure: [PushEnvironment: Double] = [.sandbox: 0.01, .production: 0.01]
     /// A session change reaching the app's event stream.
     public var networkLatency: ClosedRange<Double> = 0.05...0.3
     /// A token registration, device report or `/ended` round trip through the tunnel.
