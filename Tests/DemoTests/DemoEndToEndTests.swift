@@ -64,6 +64,7 @@ import Testing
             #expect(world.liveCards.count == 1)
             #expect(visible.content.isSame(as: card), "at \(second) s the phone shows \(visible.content), the server \(card)")
             #expect(card.needsInput == needsInput)
+            #expect(card.more == (second == 20 ? 2 : 0))
             comparedAt.append(second)
         }
         #expect(comparedAt == [20, 56])

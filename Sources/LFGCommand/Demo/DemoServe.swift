@@ -21,8 +21,9 @@ struct DemoServe {
               dashboard login (one time): \(demo.url)/login?code=\(demo.serve.loginCode)
               live activities: \(demo.serve.gateReason.map { "silent: \($0)" } ?? "pushing to the APNs stand-in at \(demo.standIn.baseURL)")
               simulated: hosts \(DemoSchedule.standard.hosts.map(\.rawValue).joined(separator: ", ")) and one iPhone \
-            (device \(DemoWorld.deviceID)); the APNs stand-in checks every push (throwaway key) and hands it to the
-              phone. Nothing leaves this machine: no Apple account, no phone. A two-minute story repeats; Ctrl-C stops.
+            (\(DemoWorld.deviceID)), all through the HTTP API;
+              an APNs stand-in checks every push (throwaway key) and hands it to the phone. No Apple account,
+              no phone, nothing leaves this machine. A two-minute story repeats, narrated below; Ctrl-C stops.
 
             """)
         let inbox = demo.inbox
@@ -34,7 +35,11 @@ struct DemoServe {
                 startedAt: WallClock.system.now(), pushes: inbox, narrate: { context.write($0 + "\n") })
             await world.play(wallClock: WallClock.system.now, sleeper: ContinuousClock(), every: .milliseconds(100))
         })
-        context.write("lfg serve --demo: stopped (its data stays in \(demo.home))\n")
+        context.write("""
+            lfg serve --demo: stopped; its data stays in \(demo.home)
+              (lfg diagnose --log \(demo.home)/liveactivity.log reads its decision log)
+
+            """)
         return 0
     }
 }
