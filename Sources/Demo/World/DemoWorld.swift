@@ -78,6 +78,8 @@ public final class DemoWorld {
         played = max(played, target)
         await runPhone(until: now)
         narrateCardChange()
+        // Nobody reads the app's trace here; draining it keeps a demo left running for hours small.
+        _ = phone.takeTrace()
     }
 
     /// Advances with the wall clock every `step` until cancelled: the live demo's pacing.
