@@ -37,6 +37,7 @@ api() { curl -fsS -H "Authorization: Bearer $token" -H 'Content-Type: applicatio
 if start_server --demo; then
   echo "dashboard-check: lfg serve --demo is up on $base"
   wait_for_card=90
+  settle=20  # about 20 s into the demo's cycle: five sessions, two asking, a card adopted and updated
 else
   # No demo mode: a real server pushing to the local APNs stand-in with a throwaway key, fed over the API.
   echo "dashboard-check: no demo mode ($(tail -n 1 "$home/serve.log")); using lfg apns-mock and curl"
@@ -68,9 +69,10 @@ else
   sleep 3  # a few ticks: the iphone's card is push-started, the ipad's adopted and updated, host pi goes down
   session w3 '{"title": "Write the release notes", "host": "studio", "cwd": "/src/notes", "busy": false}'
   wait_for_card=30
+  settle=0
 fi
 
 login_url=$(grep -Eo 'http://[^ ]*/login\?code=[0-9a-zA-Z]+' "$home/serve.log" | head -n 1 || true)
 login_url=${login_url/http:\/\/[^\/]*\//$base/}
-python3 scripts/dashboard_check.py "$base" "$token" "$screenshot" --wait-for-card "$wait_for_card" \
+python3 scripts/dashboard_check.py "$base" "$token" "$screenshot" --wait-for-card "$wait_for_card" --settle "$settle" \
   ${login_url:+--login-url "$login_url"}

@@ -5,7 +5,7 @@ phone shows on the page (counts, rows, N More) equals GET /api/push/live-activit
 Talks to Chromium over --remote-debugging-pipe (the DevTools protocol as NUL-terminated JSON on fds
 3 and 4), so it needs nothing beyond the Python standard library and Debian's chromium.
 
-Usage: dashboard_check.py BASE_URL TOKEN SCREENSHOT [--login-url URL] [--wait-for-card SECONDS]
+Usage: dashboard_check.py BASE_URL TOKEN SCREENSHOT [--login-url URL] [--wait-for-card SECONDS] [--settle SECONDS]
 """
 import argparse, base64, json, os, shutil, subprocess, sys, tempfile, time, urllib.request
 
@@ -129,6 +129,7 @@ def main():
     parser.add_argument("screenshot")
     parser.add_argument("--login-url")
     parser.add_argument("--wait-for-card", type=float, default=60)
+    parser.add_argument("--settle", type=float, default=0, help="seconds to let the demo play before comparing")
     args = parser.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if not chromium:
@@ -161,6 +162,11 @@ def main():
                 browser.evaluate("refresh()", await_promise=True)
                 time.sleep(1)
 
+            time.sleep(args.settle)
+            height = browser.evaluate("document.documentElement.scrollHeight")
+            browser.call("Emulation.setDeviceMetricsOverride",
+                         {"width": 1440, "height": int(height), "deviceScaleFactor": 1, "mobile": False})
+
             # The demo keeps changing; compare only when the state held still around the page's redraw.
             for attempt in range(30):
                 before = get_state(args.base, args.token)
@@ -180,12 +186,8 @@ def main():
             else:
                 sys.exit("dashboard-check: the state never held still long enough to compare")
 
-            time.sleep(1.5)  # let the timeline's newest entries settle before the picture
-            height = browser.evaluate("document.documentElement.scrollHeight")
-            browser.call("Emulation.setDeviceMetricsOverride",
-                         {"width": 1440, "height": int(height), "deviceScaleFactor": 1, "mobile": False})
-            time.sleep(0.3)
-            image = browser.call("Page.captureScreenshot", {"format": "png"})["data"]
+            # The picture is taken right after the comparison, so it shows the card that was checked.
+            image = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})["data"]
             with open(args.screenshot, "wb") as out:
                 out.write(base64.b64decode(image))
             cards = sum(1 for card in drawn.values() if card["hasCard"])

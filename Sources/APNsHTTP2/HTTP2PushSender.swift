@@ -60,14 +60,17 @@ public final class HTTP2PushSender: PushSender {
         var isStopping: Bool { stopping.load(ordering: .acquiring) }
         func stop() -> Bool { !stopping.exchange(true, ordering: .acquiringAndReleasing) }
         func takeInbox() -> [PushJob] { inbox.withLock { jobs in defer { jobs.removeAll(keepingCapacity: true) }; return jobs } }
-        /// Queues a job unless the loop is stopping; false when it is.
-        func post(_ job: PushJob) -> Bool {
-            let accepted = inbox.withLock { jobs -> Bool in
-                guard !isStopping else { return false }
+        /// What happened to a posted job.
+        enum Posted { case refused, queued, queuedFirst }
+
+        /// Queues a job unless the loop is stopping. Checked under the inbox lock, so a job is either
+        /// drained by the loop (even by its final drain at shutdown) or refused here, never lost.
+        func post(_ job: PushJob) -> Posted {
+            inbox.withLock { jobs -> Posted in
+                guard !isStopping else { return .refused }
                 jobs.append(job)
-                return jobs.count == 1
+                return jobs.count == 1 ? .queuedFirst : .queued
             }
-            return accepted
         }
         func connectionOpened() { opened.add(1, ordering: .relaxed) }
         var connectionsOpened: Int { opened.load(ordering: .relaxed) }
@@ -95,17 +98,19 @@ public final class HTTP2PushSender: PushSender {
     public func send(_ request: PushRequest) async -> PushResponse {
         await withCheckedContinuation { continuation in
             let job = PushJob(request: request, continuation: continuation, enqueuedAt: .now)
-            if shared.isStopping {
-                job.finish(.transportFailed(TransportFailure(.cancelled, "the transport shut down")))
-                return
-            }
+            switch shared.post(job) {
+            case .refused: job.finish(.transportFailed(TransportFailure(.cancelled, "the transport shut down")))
             // Wake the loop only when the inbox was empty: it drains everything in one go.
-            if shared.post(job) { shared.wakeup.signal() }
+            case .queuedFirst: shared.wakeup.signal()
+            case .queued: break
+            }
         }
     }
 
     /// Connections opened so far, over every endpoint.
     public var connectionsOpened: Int { shared.connectionsOpened }
+
+    deinit { shutdown() }
 
     /// Closes every connection; pushes still waiting get a `cancelled` transport failure. Idempotent.
     public func shutdown() {

@@ -20,16 +20,16 @@ final class MockConnection: HTTP2SessionDelegate {
     }
 
     func http2Header(stream: Int32, name: HeaderBytes, value: HeaderBytes) {
-        var request = pending.removeValue(forKey: stream) ?? MockRequest(method: "", path: "", headers: [:], body: [])
         if name.equals(":method") {
-            request.method = value.string
+            pending[stream, default: Self.emptyRequest].method = value.string
         } else if name.equals(":path") {
-            request.path = value.string
+            pending[stream, default: Self.emptyRequest].path = value.string
         } else if name.bytes.first != UInt8(ascii: ":") {
-            request.headers[name.string] = value.string
+            pending[stream, default: Self.emptyRequest].add(name: name.string, value: value.string)
         }
-        pending[stream] = request
     }
+
+    static let emptyRequest = MockRequest(method: "", path: "", headers: Dictionary(minimumCapacity: 8), body: [])
 
     func http2Data(stream: Int32, bytes: UnsafeRawBufferPointer) {
         pending[stream]?.body.append(contentsOf: bytes)

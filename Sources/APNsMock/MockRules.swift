@@ -5,15 +5,25 @@ import FleetCore
 public struct MockRequest: Hashable, Sendable {
     public var method: String
     public var path: String
-    /// Lowercase names; `authorization` included.
+    /// Lowercase names, without `authorization` (kept apart so records never hold the JWT).
     public var headers: [String: String]
+    /// The `authorization` header's value.
+    public var authorization: String?
     public var body: [UInt8]
 
+    /// A request; an `authorization` entry in `headers` is moved to ``authorization``.
     public init(method: String, path: String, headers: [String: String], body: [UInt8]) {
         self.method = method
         self.path = path
+        var headers = headers
+        authorization = headers.removeValue(forKey: "authorization")
         self.headers = headers
         self.body = body
+    }
+
+    /// Adds one received header field.
+    mutating func add(name: String, value: String) {
+        if name == "authorization" { authorization = value } else { headers[name] = value }
     }
 
     /// The token part of `/3/device/<token>`, or nil for another path.
@@ -37,7 +47,7 @@ public enum MockRules {
         guard let token = request.token else { return (404, .badPath) }
         guard !token.isEmpty else { return (400, .missingDeviceToken) }
         guard (try? DeviceToken(hex: token)) != nil else { return (400, .badDeviceToken) }
-        guard let authorization = request.headers["authorization"] else { return (403, .missingProviderToken) }
+        guard let authorization = request.authorization else { return (403, .missingProviderToken) }
         guard authorization.lowercased().hasPrefix("bearer "), let claims = verify(String(authorization.dropFirst(7))) else {
             return (403, .invalidProviderToken)
         }

@@ -31,7 +31,7 @@ public final class MockState: Sendable {
     }
 
     /// The most records kept; older ones are dropped in batches of a tenth.
-    static let recordLimit = 200_000
+    static let recordLimit = 50_000
     private let inner = Mutex(Inner())
     private let apnsIDs = APNsIDMaker()
     let verifier: (@Sendable (String) -> ProviderTokenClaims?)?
@@ -74,7 +74,7 @@ public final class MockState: Sendable {
     /// Forgets behaviours, faults and records.
     public func reset() { inner.withLock { $0 = Inner() } }
 
-    /// Every request so far (the newest 200,000), in arrival order.
+    /// Every request so far (the newest 50,000), in arrival order.
     public var records: [MockRecord] { inner.withLock { $0.records } }
 
     /// The requests to `token` (hex, any case).
@@ -96,7 +96,7 @@ public final class MockState: Sendable {
                 state.requestsUntilGoAway = remaining > 1 ? remaining - 1 : nil
                 if remaining == 1 { action = .respondThenGoAway }
             }
-            let bearer = request.headers["authorization"].map { String($0.dropFirst(7)) } ?? ""
+            let bearer = request.authorization.map { String($0.dropFirst(7)) } ?? ""
             if state.expiringProviderTokens, !bearer.isEmpty {
                 state.expiringProviderTokens = false
                 state.expiredProviderTokens.insert(bearer)
@@ -120,11 +120,9 @@ public final class MockState: Sendable {
                         : state.fallbackAfterFailing.removeValue(forKey: token) ?? state.defaultBehaviour
                 }
             }
-            var headers = request.headers
-            headers["authorization"] = nil
             let record = MockRecord(
                 sequence: state.received + 1, connection: connection, receivedAt: now, method: request.method,
-                path: request.token == nil ? request.path : "/3/device/" + token, token: token, headers: headers,
+                path: request.token == nil ? request.path : "/3/device/" + token, token: token, headers: request.headers,
                 body: request.body,
                 providerToken: bearer.isEmpty ? nil : verify(bearer, cache: &state.verified),
                 status: action == .dropConnection ? 0 : verdict?.status ?? 200,

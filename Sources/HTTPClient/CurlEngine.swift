@@ -24,6 +24,8 @@ final class CurlInbox: Sendable {
         var jobs: [TransferJob] = []
         var cancellations: [Int] = []
         var isStopping = false
+        /// The multi handle is freed: nobody may wake it any more.
+        var isTerminated = false
         var nextID = 0
     }
 
@@ -39,23 +41,40 @@ final class CurlInbox: Sendable {
 
     /// Queues `job`; returns false once the client has shut down.
     func submit(_ job: TransferJob) -> Bool {
-        let isAccepted = state.withLock { state in
+        state.withLock { state in
             guard !state.isStopping else { return false }
             state.jobs.append(job)
+            Self.wake(multi, state)
             return true
         }
-        if isAccepted { curl_multi_wakeup(multi.pointer) }
-        return isAccepted
     }
 
+    /// Asks the curl thread to abandon transfer `id` (a no-op once it finished or the client stopped).
     func cancel(_ id: Int) {
-        state.withLock { $0.cancellations.append(id) }
-        curl_multi_wakeup(multi.pointer)
+        state.withLock { state in
+            state.cancellations.append(id)
+            Self.wake(multi, state)
+        }
     }
 
     func stop() {
-        state.withLock { $0.isStopping = true }
-        curl_multi_wakeup(multi.pointer)
+        state.withLock { state in
+            state.isStopping = true
+            Self.wake(multi, state)
+        }
+    }
+
+    /// Frees the multi handle under the lock, so no caller can wake it afterwards (a stream's
+    /// `onTermination` may fire long after the client is gone).
+    func terminate(_ cleanup: () -> Void) {
+        state.withLock { state in
+            state.isTerminated = true
+            cleanup()
+        }
+    }
+
+    private static func wake(_ multi: UncheckedMulti, _ state: State) {
+        if !state.isTerminated { curl_multi_wakeup(multi.pointer) }
     }
 
     /// Takes everything queued; `isStopping` tells the loop to finish.
@@ -93,7 +112,7 @@ final class CurlEngine {
             _ = curl_multi_poll(multi, nil, 0, 1_000, nil)
         }
         for id in Array(transfers.keys) { abandon(id) }
-        curl_multi_cleanup(multi)
+        inbox.terminate { curl_multi_cleanup(multi) }
     }
 
     private func start(_ job: TransferJob) {

@@ -13,8 +13,9 @@ public struct APNsMockCommand: Command {
 
         Serves APNs' device-push API on 127.0.0.1 (default port 2197): h2c with prior knowledge, or
         TLS with ALPN h2 under --tls (a throwaway certificate, written to --ca-out for clients to trust).
-        Provider tokens are verified against the public half of --key-file (default LFG_APNS_KEY_FILE);
-        without a key any well-formed ES256 token is accepted. --bundle-id (default LFG_APNS_BUNDLE_ID)
+        Provider tokens are verified against the public half of --key-file (default LFG_APNS_KEY_FILE),
+        and must carry LFG_APNS_KEY_ID / LFG_APNS_TEAM_ID when set; without a key any well-formed ES256
+        token is accepted. --bundle-id (default LFG_APNS_BUNDLE_ID)
         makes topics checked. Prints one JSON line per request (token prefixes only) unless --quiet.
         Program it over its own port: POST /mock/tokens/<hex> {"behaviour": "live|dead-but-200|
         unregistered|bad-device-token|fail", "status"?, "count"?}, POST /mock/faults {"fault":
@@ -47,7 +48,14 @@ public struct APNsMockCommand: Command {
         }
         var check: (@Sendable (String) -> ProviderTokenClaims?)?
         if let verifier {
-            check = { token in verifier.verify(providerToken: token) }
+            // Like APNs, a token must name this key and team when they are configured.
+            let keyID = context.environment["LFG_APNS_KEY_ID"]
+            let teamID = context.environment["LFG_APNS_TEAM_ID"]
+            check = { token in
+                guard let claims = verifier.verify(providerToken: token) else { return nil }
+                guard keyID.map({ $0 == claims.keyID }) ?? true, teamID.map({ $0 == claims.teamID }) ?? true else { return nil }
+                return claims
+            }
         }
         var printer: (@Sendable (MockRecord) -> Void)?
         if !isQuiet {

@@ -16,13 +16,15 @@ public struct ServeCommand: Command {
     public static let name = "serve"
     public static let summary = "run the control plane (HTTP API, watcher, dashboard)"
     public static let usage = """
-        Usage: lfg serve [--port N] [--bind ADDR]
+        Usage: lfg serve [--port N] [--bind ADDR] [--demo]
 
         Serves the HTTP API on ADDR:N (default 127.0.0.1:8766) with its data in $LFG_HOME (default ~/.lfg):
         lfg.sqlite (the store), liveactivity.log (the decision log), auth-token (the bearer token, 0600).
         Pushes Live Activity updates only with LFG_LIVE_ACTIVITIES=1, complete LFG_APNS_* credentials,
         N = LFG_PUSH_PORT (default 8766) and the exclusive watcher lock of $LFG_HOME.
         Prints a one-time dashboard login URL. Stops cleanly on SIGINT or SIGTERM.
+        --demo: no Apple account or phone needed: an in-process APNs stand-in, simulated hosts and one
+        simulated iPhone drive the real server, with data in a fresh folder under $TMPDIR (or $LFG_HOME).
         """
 
     public static let defaultPort = 8766
@@ -35,12 +37,14 @@ public struct ServeCommand: Command {
         guard bind.split(separator: ".").count == 4, bind.split(separator: ".").allSatisfy({ UInt8($0) != nil }) else {
             throw UsageError("--bind takes an IPv4 address such as 127.0.0.1, not '\(bind)'")
         }
-        if arguments.flag("--demo") {
-            throw UsageError("--demo is not available in this build; run lfg serve without it")
-        }
+        isDemo = arguments.flag("--demo")
     }
 
+    /// `--demo`: the server with an APNs stand-in, simulated hosts and a simulated phone (``DemoServe``).
+    public var isDemo = false
+
     public func run(_ context: CommandContext) async throws -> Int32 {
+        if isDemo { return try await DemoServe(port: port, bind: bind).run(context) }
         let config: ServerConfig
         do { config = try ServerConfig.load(environment: context.environment) } catch {
             throw CommandFailure("\(error)")
@@ -69,9 +73,11 @@ struct ServeParts: Sendable {
     let lock: HomeLock?
     let sender: HTTP2PushSender?
 
-    static func assemble(config: ServerConfig, port: Int, bind: String, context: CommandContext) async throws
-        -> ServeParts
-    {
+    /// - Parameter pushPortFollowsListening: the push port is the bound port, whatever `LFG_PUSH_PORT`
+    ///   says (the demo, which may listen on any port, must push).
+    static func assemble(
+        config: ServerConfig, port: Int, bind: String, context: CommandContext, pushPortFollowsListening: Bool = false
+    ) async throws -> ServeParts {
         let home = config.home
         try HomeFiles.prepare(home)
         let token = try config.authToken ?? HomeFiles.authToken(at: home + "/" + HomeFiles.authToken) {
@@ -104,7 +110,9 @@ struct ServeParts: Sendable {
             throw CommandFailure("\(error); is another server on \(bind):\(port)? pick another --port")
         }
 
-        var pushGate = gate(config, port: boundPort, lock: .notTried)
+        var pushConfig = config
+        if pushPortFollowsListening { pushConfig.pushPort = boundPort }
+        var pushGate = gate(pushConfig, port: boundPort, lock: .notTried)
         var lock: HomeLock?
         if pushGate.shouldTryLock() {
             lock = try HomeLock.acquire(path: home + "/" + HomeFiles.watcherLock)
@@ -140,13 +148,15 @@ struct ServeParts: Sendable {
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down: HTTP first (in-flight requests answered), then the watcher.
-    func run() async {
+    /// - Parameter companion: runs alongside until the shutdown cancels it (the demo's simulated world).
+    func run(alongside companion: (@Sendable () async -> Void)? = nil) async {
         let server = server
         let service = service
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.run() }
             group.addTask { await service.run() }
             group.addTask { await Self.terminationSignal() }
+            if let companion { group.addTask { await companion() } }
             _ = await group.next()
             group.cancelAll()
         }

@@ -75,4 +75,22 @@ final class EventSource: Sendable {
         #expect(lines == ["data: only"])
         await source.terminated.wait()
     }
+
+    @Test("A stream that outlives its client ends, and cancelling it afterwards is harmless")
+    func streamOutlivesClient() async throws {
+        let source = EventSource()
+        try await withServer(handler: source.handler) { base in
+            var stream: HTTPClientStream?
+            do {
+                let shortLived = HTTPClient()
+                stream = try await shortLived.openStream(HTTPClientRequest(url: "\(base)/events"))
+            }
+            let opened = try #require(stream)
+            var lines: [String] = []
+            for try await line in opened.lines { lines.append(line) }
+            opened.cancel()
+            source.continuation.finish()
+            #expect(lines.isEmpty)
+        }
+    }
 }

@@ -45,7 +45,14 @@ enum DashboardScript {
             refreshTimer = setTimeout(refresh, 5000);
           }
         }
-        function refreshSoon() { clearTimeout(soonTimer); soonTimer = setTimeout(refresh, 250); }
+        // A log line can come a moment before the state it describes is committed: look twice.
+        let lateTimer = null;
+        function refreshSoon() {
+          clearTimeout(soonTimer);
+          clearTimeout(lateTimer);
+          soonTimer = setTimeout(refresh, 250);
+          lateTimer = setTimeout(refresh, 1500);
+        }
 
         function showSignedOut() {
           $("#devices").replaceChildren(el("p", { class: "empty" },

@@ -71,7 +71,7 @@ extension DeviceDiagnosis {
 
 extension StartRecord {
     var textLine: String {
-        let tokenText = tokens.map { ", \($0) tokens" } ?? ""
+        let tokenText = tokens.map { ", \($0) token\($0 == 1 ? "" : "s")" } ?? ""
         let verdict = switch outcome {
         case .adopted: "adopted after \(DurationText.format(adoptedAfterSeconds ?? 0)) -> if stale: delivery or content"
         case .notAdopted: "no adoption within 90 s -> idle-phone gap"
