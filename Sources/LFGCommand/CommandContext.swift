@@ -3,7 +3,7 @@ import Foundation
 /// What a running command may touch of its process: stdin, stdout, stderr and the environment.
 ///
 /// Commands never reach for `FileHandle.standardInput` or `ProcessInfo` themselves, so tests run
-/// them in memory with ``CommandContext/capturing(input:environment:)``.
+/// them in memory (module LFGCommandTesting's `CapturedRun`).
 public struct CommandContext: Sendable {
     public let readInput: @Sendable () -> Data
     public let write: @Sendable (String) -> Void

@@ -1,3 +1,4 @@
+import LFGCommandTesting
 import Foundation
 import HookAdapter
 import Testing

@@ -1,3 +1,4 @@
+import LFGCommandTesting
 import APNs
 import APNsMock
 import ES256OpenSSL

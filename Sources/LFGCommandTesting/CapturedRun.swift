@@ -2,12 +2,13 @@ import Foundation
 import LFGCommand
 import Synchronization
 
-/// Runs `lfg` in memory and keeps what it printed.
-final class CapturedRun: Sendable {
+/// Runs `lfg` in memory, as tests do: stdin from a string, stdout and stderr kept, the environment given.
+public final class CapturedRun: Sendable {
     let output = Mutex("")
     let errors = Mutex("")
 
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async
+    /// Runs `lfg arguments` and returns its exit status and everything it printed.
+    public static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async
         -> (status: Int32, output: String, errors: String)
     {
         let capture = CapturedRun()
