@@ -127,6 +127,8 @@ final class ClientLoop {
         var resend: [PushJob] = []
         for answer in connection.answered {
             let job = answer.job
+            // `Shutdown`, `IdleTimeout`, `UnrelatedKeyIdInToken`: this connection is done; the next push gets a new one.
+            if answer.response.remedy == .reconnect { connection.retire() }
             if answer.response.reason == .expiredProviderToken, let tokens, let used = answer.providerToken,
                 !job.hasRefreshedToken
             {

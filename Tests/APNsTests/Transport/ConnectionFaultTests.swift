@@ -112,4 +112,17 @@ import Testing
         #expect(await sender.send(MockHarness.update(1)).failure?.kind == .cancelled)
         withExtendedLifetime(closed) {}
     }
+
+    @Test("An answer whose remedy is a new connection (503 Shutdown) retires the connection for the next push")
+    func shutdownReason() async throws {
+        let harness = try MockHarness()
+        defer { harness.stop() }
+        harness.server.state.program(MockHarness.token(1).hex, .failing(status: 503, reason: .shutdown, count: 1))
+        let first = await harness.sender.send(MockHarness.update(1))
+        #expect(first.outcome == .retryLater && first.remedy == .reconnect)
+        let second = await harness.sender.send(MockHarness.update(1))
+        #expect(second.outcome == .accepted)
+        #expect(harness.server.state.records.map(\.connection) == [1, 2])
+        #expect(harness.sender.connectionsOpened == 2)
+    }
 }
