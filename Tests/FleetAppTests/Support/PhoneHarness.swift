@@ -113,7 +113,7 @@ final class PhoneHarness {
     }
 
     /// Changes the app's model (trigger 2).
-    func change(_ body: (inout SessionModel) -> Void) { phone.app?.changeModel(body) }
+    func change(_ body: @escaping (inout SessionModel) -> Void) { phone.app?.changeModel(body) }
 }
 
 extension SessionsReply.Session {
