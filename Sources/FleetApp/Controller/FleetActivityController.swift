@@ -124,10 +124,16 @@ public struct FleetActivityController: Hashable, Sendable {
 
     /// The baselines to reduce with: ours, plus the rows of a card someone else wrote (a push-started
     /// card after a cold launch) for sessions we have none for, so adopting it keeps its elapsed times.
-    /// After a suspension the card's rows win: the server kept them while the app slept.
+    /// For a session in the same state on both, the earlier `since` wins: whoever saw the state begin
+    /// first saw it closer to when it did (the server watches every host; the app only from when it
+    /// learns of it, so its own baseline after a launch or a wake is late). After a suspension the card's
+    /// rows win outright: the app may have missed a state change the server saw while it slept.
     func baselines(adopting card: FleetActivity?) -> SinceMap {
         var baselines = since
-        for row in card?.content.rows ?? [] where baselines[row.sid] == nil || baselinesPredateSuspension {
+        for row in card?.content.rows ?? [] {
+            let own = baselines[row.sid]
+            let isEarlierForSameState = own.map { $0.state == row.state && row.since < $0.since } ?? true
+            guard isEarlierForSameState || baselinesPredateSuspension else { continue }
             baselines[row.sid] = SinceEntry(state: row.state, since: row.since)
         }
         return baselines

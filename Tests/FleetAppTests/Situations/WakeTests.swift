@@ -93,6 +93,25 @@ import Testing
         #expect(harness.phone.app?.controller.since["a"]?.since == asleep + 150)
     }
 
+    @Test("A session the app learned of late keeps the server's earlier baseline once the server has pushed it")
+    func serverEarlierBaselineKept() throws {
+        let harness = PhoneHarness()
+        harness.listing = SessionsReply(sessions: [.fixture("a")])
+        harness.phone.launch(inForeground: true)
+        harness.run(for: 1)
+        let card = try #require(harness.liveCards.first)
+        let token = try #require(harness.host.updateToken(of: card.id))
+        // The server saw "a" start an hour before the app launched, and pushes that once it adopts the card.
+        let started = harness.now - 3600
+        harness.host.deliver(.update(.fixture(working: ["a"], since: started, updatedAt: harness.now),
+                                     timestamp: harness.now), toUpdateToken: token)
+        harness.phone.app?.refresh()
+        harness.run(for: 15)
+        #expect(harness.updateCommands.isEmpty)
+        #expect(harness.liveCards.first?.content.rows.map(\.since) == [started])
+        #expect(harness.phone.app?.controller.since["a"]?.since == started)
+    }
+
     @Test("An answer to a fetch sent before the suspension does not count as live after the wake")
     func preSuspensionFetchIgnored() throws {
         let (harness, _, _) = try suspendedWithCard()
