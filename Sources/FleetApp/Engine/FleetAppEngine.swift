@@ -7,9 +7,9 @@ import Foundation
 /// ``ActivityHost`` and queues server calls in a ``ControlPlaneOutbox`` without waiting. Whoever owns
 /// it (the iOS driver on the main actor, or the simulator's event loop) feeds it what happens:
 /// ActivityKit events (``handle(_:)``), server answers (``callAnswered(_:_:)``), due retries
-/// (``fireDueTimers()``), the four sync triggers, and the suspension (``suspended()``). It reads time from an injected clock, once per
-/// entry point. One engine is one process of the app: after a relaunch, make a new one with the same
-/// storage.
+/// (``fireDueTimers()``), the four sync triggers, and the suspension (``suspended()``). It reads time
+/// from an injected clock, once per entry point. One engine is one process of the app: after a relaunch,
+/// make a new one with the same storage.
 public final class FleetAppEngine {
     public let configuration: AppConfiguration
     public let guards: GuardSet
@@ -29,6 +29,8 @@ public final class FleetAppEngine {
     var callCounter = 0
     var inFlight: [CallID: (server: ServerProfile, call: ControlPlaneCall)] = [:]
     var fetchOrdering = LiveFetchOrdering<(inout SessionModel) -> Void>()
+    /// What storage holds under ``endedReportsOwedKey`` (read at launch, written when it changes).
+    var storedEndedReportsOwed: [String] = []
 
     /// Where the servers still owed an `/ended` report are kept between launches (a JSON array of names).
     public static let endedReportsOwedKey = "lfg.liveActivity.endedReportsOwed"
@@ -59,8 +61,9 @@ public final class FleetAppEngine {
     public func launch(cachedSessions: [SessionEntry] = [], hiddenDirs: HiddenDirs = []) {
         model.hydrate(fromCache: cachedSessions)
         model.hiddenDirs = hiddenDirs
+        storedEndedReportsOwed = restoreEndedReportsOwed()
         manage(.launched(
-            fleet: host.fleetActivities, retired: host.retiredActivityIDs, endedReportsOwed: restoreEndedReportsOwed()))
+            fleet: host.fleetActivities, retired: host.retiredActivityIDs, endedReportsOwed: storedEndedReportsOwed))
         sendDeviceRegistration()
         sync(.launch)
         refresh()
@@ -242,7 +245,8 @@ public final class FleetAppEngine {
 
     func persistEndedReportsOwed() {
         let owed = manager.endedReportsOwed
-        guard owed != restoreEndedReportsOwed() else { return }
+        guard owed != storedEndedReportsOwed else { return }
+        storedEndedReportsOwed = owed
         let text = owed.isEmpty ? nil : (try? JSONEncoder().encode(owed)).map { String(decoding: $0, as: UTF8.self) }
         storage.set(text, forKey: Self.endedReportsOwedKey)
     }

@@ -13,12 +13,18 @@ import Testing
         return harness
     }
 
-    @Test("A listing built before a change the stream already applied does not undo it: the new card stays")
-    func slowFetchOlderThanStreamChange() throws {
+    /// An open app with `fetches` session fetches sent and not yet answered.
+    func openAppAwaitingFetch(_ fetches: Int = 1) -> PhoneHarness {
         let harness = openApp()
         harness.holdsSessionFetches = true
-        harness.phone.app?.refresh()
+        for _ in 0..<fetches { harness.phone.app?.refresh() }
         harness.run(for: 1)
+        return harness
+    }
+
+    @Test("A listing built before a change the stream already applied does not undo it: the new card stays")
+    func slowFetchOlderThanStreamChange() throws {
+        let harness = openAppAwaitingFetch()
         // The server built the listing (empty) before "a" started; the stream tells of "a" first.
         harness.change { $0.upsert(SessionReport(title: "New", busy: true), for: "a") }
         harness.run(for: 1)
@@ -33,10 +39,7 @@ import Testing
 
     @Test("A listing that already holds the streamed change applies as it is")
     func fetchNewerThanStreamChangeApplies() throws {
-        let harness = openApp()
-        harness.holdsSessionFetches = true
-        harness.phone.app?.refresh()
-        harness.run(for: 1)
+        let harness = openAppAwaitingFetch()
         harness.change { $0.upsert(SessionReport(title: "New", busy: true), for: "a") }
         harness.listing = SessionsReply(sessions: [.fixture("a", title: "New"), .fixture("b")])
         harness.releaseHeldFetches()
@@ -47,11 +50,7 @@ import Testing
 
     @Test("Answers that arrive out of order: the older listing, answered last, is ignored")
     func olderAnswerIgnored() throws {
-        let harness = openApp()
-        harness.holdsSessionFetches = true
-        harness.phone.app?.refresh()
-        harness.phone.app?.refresh()
-        harness.run(for: 1)
+        let harness = openAppAwaitingFetch(2)
         let held = harness.heldFetches
         try #require(held.count == 2)
         harness.phone.answer(held[1].id, .success(.sessions(SessionsReply(sessions: [.fixture("a"), .fixture("b")]))))
@@ -113,7 +112,8 @@ import Testing
         let second = try dismissedWhileServerDown()
         second.phone.terminate()
         let token = try #require(second.host.pushToStartToken)
-        second.host.pushToStart(token: token, content: .fixture(working: ["a"], since: second.now, updatedAt: second.now))
+        let content = ContentState.fixture(working: ["a"], since: second.now, updatedAt: second.now)
+        second.host.pushToStart(token: token, content: content)
         second.failingServers = []
         second.listing = SessionsReply(sessions: [.fixture("a")])
         second.phone.launch(inForeground: false)

@@ -9,14 +9,10 @@ import Testing
     func suspendedWithCard(behaviour: InMemoryActivityHost.Behaviour = .init()) throws
         -> (PhoneHarness, card: ActivityID, token: PushToken)
     {
-        let harness = PhoneHarness(behaviour: behaviour)
-        harness.listing = SessionsReply(sessions: [.fixture("a")])
-        harness.phone.launch(inForeground: true)
-        harness.run(for: 1)
-        let card = try #require(harness.liveCards.first).id
-        let token = try #require(harness.host.updateToken(of: card))
+        let (harness, card) = try PhoneHarness.withAppCard(behaviour: behaviour)
+        let token = try #require(harness.host.updateToken(of: card.id))
         harness.phone.suspend()
-        return (harness, card, token)
+        return (harness, card.id, token)
     }
 
     /// The server's end push: zeroed content, dismissed at once.
@@ -25,7 +21,7 @@ import Testing
                              toUpdateToken: token)
     }
 
-    @Test("Woken after the server ended its card and push-started a new one, the app reports no /ended and adopts the new card")
+    @Test("Woken after the server ended its card and push-started another, the app reports no /ended and adopts the new one")
     func serverEndedCardSupersededIsNotReported() throws {
         let (harness, old, token) = try suspendedWithCard()
         harness.clock.advance(by: 300)
@@ -95,11 +91,7 @@ import Testing
 
     @Test("A session the app learned of late keeps the server's earlier baseline once the server has pushed it")
     func serverEarlierBaselineKept() throws {
-        let harness = PhoneHarness()
-        harness.listing = SessionsReply(sessions: [.fixture("a")])
-        harness.phone.launch(inForeground: true)
-        harness.run(for: 1)
-        let card = try #require(harness.liveCards.first)
+        let (harness, card) = try PhoneHarness.withAppCard()
         let token = try #require(harness.host.updateToken(of: card.id))
         // The server saw "a" start an hour before the app launched, and pushes that once it adopts the card.
         let started = harness.now - 3600
