@@ -22,7 +22,7 @@ final class RequestContext: Sendable {
     let rawPath: String
     let connection: UncheckedSendable<OpaquePointer>
     private let phase = Mutex<Phase>(.receiving(body: Data(), isTooLarge: false))
-    private let completion = Mutex<(isCompleted: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let completion = Latch()
 
     init(method: String, rawPath: String, connection: OpaquePointer) {
         self.method = method
@@ -45,22 +45,10 @@ final class RequestContext: Sendable {
     }
 
     /// Called by libmicrohttpd's request-completed callback: the answer is sent or the connection is gone.
-    func markCompleted() {
-        completion.withLock { completion in
-            completion.isCompleted = true
-            completion.waiter?.resume()
-            completion.waiter = nil
-        }
-    }
+    func markCompleted() { completion.fire() }
 
     /// Returns once libmicrohttpd is done with the request, so shutdown never cuts an answer short.
-    func waitUntilCompleted() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            completion.withLock { completion in
-                if completion.isCompleted { continuation.resume() } else { completion.waiter = continuation }
-            }
-        }
-    }
+    func waitUntilCompleted() async { await completion.wait() }
 
     /// Moves to `next` and returns the phase before.
     func exchange(_ next: Phase) -> Phase {

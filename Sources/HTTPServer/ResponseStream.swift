@@ -15,11 +15,11 @@ final class ResponseStream: Sendable {
         var isFinished = false
         var isSuspended = false
         var isClosed = false
-        var waiter: CheckedContinuation<Void, Never>?
     }
 
     private let connection: UncheckedSendable<OpaquePointer>
     private let state = Mutex(State())
+    private let closed = Latch()
 
     init(connection: UncheckedSendable<OpaquePointer>) {
         self.connection = connection
@@ -48,23 +48,12 @@ final class ResponseStream: Sendable {
         state.withLock { state in
             state.isClosed = true
             state.isSuspended = false
-            state.waiter?.resume()
-            state.waiter = nil
         }
+        closed.fire()
     }
 
     /// Returns once libmicrohttpd is done with the stream (sent its end, or the client went away).
-    func waitUntilClosed() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            state.withLock { state in
-                if state.isClosed {
-                    continuation.resume()
-                } else {
-                    state.waiter = continuation
-                }
-            }
-        }
-    }
+    func waitUntilClosed() async { await closed.wait() }
 
     /// The content reader: copies up to `capacity` buffered bytes into `destination`.
     /// Returns the count, 0 after suspending the connection when nothing is buffered, or -1 at the end.

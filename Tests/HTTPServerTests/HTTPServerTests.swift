@@ -47,10 +47,7 @@ import Testing
     @Test("A body over the limit is answered 413 with the error shape and never reaches the handler")
     func oversizeBodyIsRefused() async throws {
         let calls = Recorder<String>()
-        let handler = HandlerFunction { request in
-            calls.record(request.path)
-            return .json(["ok": true])
-        }
+        let handler = calls.pathRecorder
         try await withServer(maxBodyBytes: 1_000, handler: handler) { base in
             let over = try await client.send(
                 HTTPClientRequest(method: "PUT", url: "\(base)/big", body: Data(count: 1_001)))
@@ -67,10 +64,7 @@ import Testing
     @Test("A chunked body over the limit is answered 413 too")
     func chunkedOversizeBodyIsRefused() async throws {
         let calls = Recorder<String>()
-        let handler = HandlerFunction { request in
-            calls.record(request.path)
-            return .json(["ok": true])
-        }
+        let handler = calls.pathRecorder
         try await withServer(maxBodyBytes: 1_000, handler: handler) { base in
             let response = try await client.send(
                 HTTPClientRequest(
@@ -113,10 +107,7 @@ import Testing
     ])
     func malformedRequestDoesNotStopTheServer(raw: String) async throws {
         let calls = Recorder<String>()
-        let handler = HandlerFunction { request in
-            calls.record(request.path)
-            return .json(["ok": true])
-        }
+        let handler = calls.pathRecorder
         try await withServer(handler: handler) { base in
             let port = try #require(base.split(separator: ":").last.flatMap { UInt16($0) })
             let reply = try RawSocket.exchange(port: port, bytes: raw)

@@ -26,6 +26,16 @@ final class Recorder<Value: Sendable>: Sendable {
     var all: [Value] { values.withLock { $0 } }
 }
 
+extension Recorder where Value == String {
+    /// A handler that records each request's path and answers `{"ok": true}`.
+    var pathRecorder: HandlerFunction {
+        HandlerFunction { [self] request in
+            record(request.path)
+            return .json(["ok": true])
+        }
+    }
+}
+
 /// A one-shot signal a test awaits instead of sleeping.
 final class Signal: Sendable {
     private let stream: AsyncStream<Void>

@@ -1,0 +1,26 @@
+import Synchronization
+
+/// A one-shot signal: `wait()` returns once `fire()` has been called (at once if it already was).
+/// Used for "libmicrohttpd is done with this request / stream", which arrives on a libmicrohttpd thread.
+final class Latch: Sendable {
+    private let state = Mutex<(isFired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func fire() {
+        let waiters = state.withLock { state in
+            state.isFired = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isFired = state.withLock { state in
+                if !state.isFired { state.waiters.append(continuation) }
+                return state.isFired
+            }
+            if isFired { continuation.resume() }
+        }
+    }
+}
