@@ -6,7 +6,8 @@
 //   server   ControlPlane (watcher, routes, store protocol) <- StoreSQLite, HTTPServer, HTTPClient (adapters)
 //            HTTPTypes (pure request/response/handler types both sides share)
 //   app      FleetApp (ActivityKit behind a protocol) <- FleetAppApple (thin, Apple-only)
-//   tools    Simulator, Diagnosis, HookAdapter, HTTPClient, Dashboard (the web page over ControlPlane)
+//   tools    Simulator, Diagnosis, HookAdapter, HTTPClient, Dashboard (the web page over ControlPlane),
+//            Demo (simulated hosts and phone for `lfg serve --demo`)
 //   cli      LFGCommand (every `lfg` subcommand) <- lfg (main.swift only)
 import PackageDescription
 
@@ -57,7 +58,9 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "APNs"], swiftSettings: strict),
         .target(name: "Diagnosis", swiftSettings: strict),
         .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes"], swiftSettings: strict),
-        .target(name: "Demo", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
+        .target(
+            name: "Demo", dependencies: ["FleetCore", "FleetApp", "HTTPTypes", "HTTPClient", "APNsMock"],
+            swiftSettings: strict),
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
 
         // MARK: command line
@@ -87,7 +90,10 @@ let package = Package(
             name: "FleetAppTests", dependencies: ["FleetApp", "FleetCore", "HTTPTypes", "ControlPlane", "APNs"], swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
         .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis"], swiftSettings: strict),
-        .testTarget(name: "DemoTests", dependencies: ["Demo", "FleetCore"], swiftSettings: strict),
+        .testTarget(
+            name: "DemoTests",
+            dependencies: ["Demo", "LFGCommand", "FleetApp", "FleetCore", "ControlPlane", "APNsMock", "HTTPTypes"],
+            swiftSettings: strict),
         .testTarget(
             name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "HTTPTypes"],
             swiftSettings: strict),

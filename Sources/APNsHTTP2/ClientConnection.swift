@@ -114,6 +114,9 @@ final class ClientConnection: HTTP2SessionDelegate {
         return true
     }
 
+    /// Takes no new streams from now on; the ones in flight still complete, then it closes.
+    func retire() { isGoingAway = true }
+
     /// Closes the connection; every push in flight comes back as unanswered.
     func close(reason: String, kind: TransportFailure.Kind) {
         wire.close(reason: reason)

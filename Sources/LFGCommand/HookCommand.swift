@@ -6,7 +6,7 @@ import HookAdapter
 /// to the control plane.
 ///
 /// It must never slow or break the agent: it always exits 0, prints nothing on stdout (Claude Code
-/// would read it as a decision), and returns within ``HookRunner/timeBudget`` even when the server is
+/// would read it as a decision), and returns within ``HookRunner/timeBudget`` (or `LFG_HOOK_BUDGET_MS`) even when the server is
 /// down or hangs. What it cannot deliver waits in `$LFG_HOME/hook-spool.jsonl` for the next call.
 public struct HookCommand: Command {
     public static let name = "hook"
@@ -25,13 +25,14 @@ public struct HookCommand: Command {
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        let deadline = HookDeadline(seconds: HookRunner.timeBudget)
         let configuration = HookConfiguration.resolve(environment: context.environment) { path in
             FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
         }
+        let deadline = HookDeadline(seconds: configuration.timeBudget)
         let runner = HookRunner(
             files: HookFiles(home: URL(fileURLWithPath: configuration.home)), host: configuration.host,
-            delivery: HookCommand.delivery(for: configuration), wallClock: { Date().timeIntervalSince1970 })
+            delivery: HookCommand.delivery(for: configuration), requestTimeout: configuration.requestTimeout,
+            wallClock: { Date().timeIntervalSince1970 })
         let summary = await runner.handle(String(decoding: context.readInput(), as: UTF8.self), deadline: deadline)
         // Stderr of a hook that exits 0 only reaches Claude Code's debug log.
         if let problem = summary.problem { context.writeError("lfg hook: \(problem)\n") }

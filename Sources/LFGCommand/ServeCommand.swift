@@ -23,8 +23,8 @@ public struct ServeCommand: Command {
         Pushes Live Activity updates only with LFG_LIVE_ACTIVITIES=1, complete LFG_APNS_* credentials,
         N = LFG_PUSH_PORT (default 8766) and the exclusive watcher lock of $LFG_HOME.
         Prints a one-time dashboard login URL. Stops cleanly on SIGINT or SIGTERM.
-        --demo runs in a throwaway home with a local APNs stand-in, simulated hosts and one simulated phone,
-        so the dashboard shows a card started, updated and ended within a minute, with no Apple account.
+        --demo: no Apple account or phone needed: an in-process APNs stand-in, simulated hosts and one
+        simulated iPhone drive the real server, with data in a fresh folder under $TMPDIR (or $LFG_HOME).
         """
 
     public static let defaultPort = 8766
@@ -40,13 +40,11 @@ public struct ServeCommand: Command {
         isDemo = arguments.flag("--demo")
     }
 
-    /// `--demo`: a throwaway home, a local APNs stand-in, simulated hosts and one simulated phone (see ``DemoMode``).
+    /// `--demo`: the server with an APNs stand-in, simulated hosts and a simulated phone (``DemoServe``).
     public var isDemo = false
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        let demo = isDemo ? try DemoMode.start(context, port: port) : nil
-        let context = demo?.context ?? context
-        defer { demo?.stop() }
+        if isDemo { return try await DemoServe(port: port, bind: bind).run(context) }
         let config: ServerConfig
         do { config = try ServerConfig.load(environment: context.environment) } catch {
             throw CommandFailure("\(error)")
@@ -59,7 +57,7 @@ public struct ServeCommand: Command {
               live activities: \(parts.gateReason.map { "silent: \($0)" } ?? "pushing")
 
             """)
-        if let demo { await demo.run(alongside: parts, context: context) } else { await parts.run() }
+        await parts.run()
         context.write("lfg serve: stopped\n")
         return 0
     }
@@ -75,9 +73,11 @@ struct ServeParts: Sendable {
     let lock: HomeLock?
     let sender: HTTP2PushSender?
 
-    static func assemble(config: ServerConfig, port: Int, bind: String, context: CommandContext) async throws
-        -> ServeParts
-    {
+    /// - Parameter pushPortFollowsListening: the push port is the bound port, whatever `LFG_PUSH_PORT`
+    ///   says (the demo, which may listen on any port, must push).
+    static func assemble(
+        config: ServerConfig, port: Int, bind: String, context: CommandContext, pushPortFollowsListening: Bool = false
+    ) async throws -> ServeParts {
         let home = config.home
         try HomeFiles.prepare(home)
         let token = try config.authToken ?? HomeFiles.authToken(at: home + "/" + HomeFiles.authToken) {
@@ -110,7 +110,9 @@ struct ServeParts: Sendable {
             throw CommandFailure("\(error); is another server on \(bind):\(port)? pick another --port")
         }
 
-        var pushGate = gate(config, port: boundPort, lock: .notTried)
+        var pushConfig = config
+        if pushPortFollowsListening { pushConfig.pushPort = boundPort }
+        var pushGate = gate(pushConfig, port: boundPort, lock: .notTried)
         var lock: HomeLock?
         if pushGate.shouldTryLock() {
             lock = try HomeLock.acquire(path: home + "/" + HomeFiles.watcherLock)
@@ -146,13 +148,15 @@ struct ServeParts: Sendable {
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down: HTTP first (in-flight requests answered), then the watcher.
-    func run() async {
+    /// - Parameter companion: runs alongside until the shutdown cancels it (the demo's simulated world).
+    func run(alongside companion: (@Sendable () async -> Void)? = nil) async {
         let server = server
         let service = service
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.run() }
             group.addTask { await service.run() }
             group.addTask { await Self.terminationSignal() }
+            if let companion { group.addTask { await companion() } }
             _ = await group.next()
             group.cancelAll()
         }

@@ -118,3 +118,24 @@ import Testing
         #expect(frames[2].contains("client-ended"))
     }
 }
+
+@Suite struct DecisionLogFileTests {
+    @Test("The decision log file gets one JSON object per line, appended, and its tail reads back")
+    func appendsAndTails() async throws {
+        let path = try makeTemporaryDirectory() + "/liveactivity.log"
+        let log = try DecisionLogFile(path: path)
+        await log.append([DecisionLogLine(ts: 1, event: .decide, deviceId: "phone", fields: ["action": .string("start")])])
+        await log.append([
+            DecisionLogLine(ts: 2, event: .send, deviceId: "phone", fields: ["token": .string("aaaaaaaa"), "status": .integer(200)]),
+            DecisionLogLine(ts: 3, event: .adopted, deviceId: "phone"),
+        ])
+        let again = try DecisionLogFile(path: path)
+        await again.append([DecisionLogLine(ts: 4, event: .clientEnded, deviceId: "phone")])
+        let lines = DecisionLogFile.tail(path: path, limit: 3)
+        #expect(lines.count == 3)
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.map { $0["event"] as? String } == ["send", "adopted", "client-ended"])
+        #expect(objects.first?["status"] as? Int == 200)
+        #expect(objects.allSatisfy { $0["deviceId"] as? String == "phone" && $0["ts"] is Double })
+    }
+}

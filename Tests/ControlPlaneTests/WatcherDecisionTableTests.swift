@@ -66,10 +66,7 @@ import Testing
 
     @Test("A trustworthy zero ends the card with a zeroed state and a dismissal date")
     func endsOnTrustworthyZero() throws {
-        var harness = WatcherHarness()
-        harness.register(.update, hex("c"))
-        harness.work("s1")
-        harness.tickAndDeliver()
+        var harness = WatcherHarness.withLiveCard()
         harness.finish("s1")
         let effects = harness.tick()
         let end = try #require(effects.batches.first)
@@ -108,10 +105,7 @@ import Testing
 
     @Test("The since baseline of a session is sticky across ticks and restarts when its state changes")
     func stickySince() throws {
-        var harness = WatcherHarness()
-        harness.register(.update, hex("c"))
-        harness.work("s1")
-        harness.tickAndDeliver()
+        var harness = WatcherHarness.withLiveCard()
         let started = harness.now
         harness.work("s2")
         let update = try #require(harness.tick(advancing: 30).batches.first)

@@ -100,10 +100,7 @@ import Testing
 
     @Test("all-accept: an end no token accepted keeps the card and logs none-accepted")
     func endNoneAccepted() throws {
-        var harness = WatcherHarness()
-        harness.register(.update, hex("c"))
-        harness.work("s1")
-        harness.tickAndDeliver()
+        var harness = WatcherHarness.withLiveCard()
         harness.finish("s1")
         let end = try #require(harness.tick().batches.first)
         #expect(harness.answer(end, [hex("c"): (500, nil)]).loggedEvents == [.send, .noneAccepted])
@@ -165,10 +162,7 @@ import Testing
     }
 
     static func pushesOverQuietTicks(_ guards: GuardSet) -> Int {
-        var harness = WatcherHarness(guards: guards)
-        harness.register(.update, hex("c"))
-        harness.work("s1")
-        harness.tickAndDeliver()
+        var harness = WatcherHarness.withLiveCard(guards: guards)
         return (0..<5).map { _ in harness.tickAndDeliver().batches.count }.reduce(0, +)
     }
 
@@ -209,10 +203,7 @@ import Testing
 
     @Test("A late answer to a push decided before the phone ended the card does not resurrect it")
     func lateAnswerAfterClientEnd() throws {
-        var harness = WatcherHarness()
-        harness.register(.update, hex("c"))
-        harness.work("s1")
-        harness.tickAndDeliver()
+        var harness = WatcherHarness.withLiveCard()
         harness.work("s2")
         let update = try #require(harness.tick().batches.first)
         harness.ended()

@@ -12,6 +12,15 @@ struct WatcherHarness {
         if loaded { _ = watcher.handle(.loaded(devices: [:], since: [:], at: now)) }
     }
 
+    /// A harness whose legacy device has a live card (update token `c`) showing one working session `s1`.
+    static func withLiveCard(guards: GuardSet = .all) -> WatcherHarness {
+        var harness = WatcherHarness(guards: guards)
+        harness.register(.update, hex("c"))
+        harness.work("s1")
+        harness.tickAndDeliver()
+        return harness
+    }
+
     mutating func work(_ sid: SessionID, title: String = "t", host: HostID = .local, cwd: String = "") {
         fleet.put(sid, SessionReport(title: title, host: host, cwd: cwd, busy: true))
     }

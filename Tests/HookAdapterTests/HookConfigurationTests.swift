@@ -27,4 +27,15 @@ struct HookConfigurationTests {
     func noToken() {
         #expect(Self.resolve(["LFG_HOME": "/h"], files: ["/h/auth-token": " \n"]).token == nil)
     }
+
+    @Test(
+        "The time budget defaults to half a second and LFG_HOOK_BUDGET_MS moves it within 50 ms to 10 s",
+        arguments: [(nil, 0.5), ("2000", 2.0), ("1", 0.05), ("999999", 10.0), ("soon", 0.5)] as [(String?, Double)])
+    func timeBudget(setting: String?, seconds: Double) {
+        var environment = ["LFG_HOME": "/h"]
+        environment["LFG_HOOK_BUDGET_MS"] = setting
+        let configuration = Self.resolve(environment)
+        #expect(configuration.timeBudget == seconds)
+        #expect(configuration.requestTimeout < configuration.timeBudget)
+    }
 }

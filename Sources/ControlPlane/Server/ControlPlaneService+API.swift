@@ -117,14 +117,16 @@ extension ControlPlaneService {
     public func liveActivityState() -> LiveActivityState {
         let reason = pushGateReason
         var devices: [LiveActivityState.Device] = []
+        var sinceByFilter: [HiddenDirs: SinceMap] = [:]  // one filtering per distinct hidden folders
         for deviceId in watcher.deviceIds {
             let record = watcher.boxes[deviceId]!.record
             var card: LiveActivityState.Card?
             if let current = record.card {
                 let hidden = record.profile.hiddenDirs
-                let since = watcher.since.filter { sid, _ in
+                let since = sinceByFilter[hidden] ?? watcher.since.filter { sid, _ in
                     fleet.sessions[sid].map { !hidden.hides($0.cwd) } ?? false
                 }
+                sinceByFilter[hidden] = since
                 card = LiveActivityState.Card(
                     contentState: current.contentState, since: since,
                     startedAt: current.startedAt, origin: current.origin)

@@ -8,8 +8,9 @@ public enum ActivityHostEvent: Hashable, Sendable {
     case pushToStartTokenIssued(PushToken)
     /// `activity.pushTokenUpdates` yielded the card's update token (the first one or a replacement).
     case pushTokenIssued(ActivityID, PushToken)
-    /// `activity.activityStateUpdates` yielded a new state.
-    case activityStateChanged(ActivityID, ActivityLifecycleState)
+    /// `activity.activityStateUpdates` yielded a new state; `content` is what the card shows then
+    /// (`activity.content.state`): the final content of an ended card tells who ended it.
+    case activityStateChanged(ActivityID, ActivityLifecycleState, content: ContentState)
 }
 
 /// What the app uses of ActivityKit, for the fleet card and the retired per-session type.

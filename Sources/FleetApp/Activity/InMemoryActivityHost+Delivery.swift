@@ -43,7 +43,7 @@ extension InMemoryActivityHost {
         case .dismiss(let id):
             guard let index = cards.firstIndex(where: { $0.id == id }), cards[index].state == .ended else { return nil }
             cards[index].state = .dismissed
-            schedule(.yield(.activityStateChanged(id, .dismissed)), at: due)
+            schedule(.yield(.activityStateChanged(id, .dismissed, content: cards[index].content)), at: due)
             return nil
         case .expire(let id):
             endCard(id, finalContent: nil, dismissal: .default, at: due)
@@ -61,7 +61,7 @@ extension InMemoryActivityHost {
         case .pushTokenIssued(let id, let token):
             guard observedActivities.contains(id), let index = liveIndex(of: id) else { return false }
             return cards[index].updateToken == token
-        case .activityStateChanged(let id, _):
+        case .activityStateChanged(let id, _, _):
             return observedActivities.contains(id)
         }
     }

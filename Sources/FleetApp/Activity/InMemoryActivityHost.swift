@@ -217,7 +217,9 @@ public final class InMemoryActivityHost: ActivityHost {
             cards[index].dismissAt = min(max(instant, now), lingerLimit)
         }
         if let dismissAt = cards[index].dismissAt { schedule(.dismiss(id), at: dismissAt) }
-        schedule(.yield(.activityStateChanged(id, cards[index].state)), at: now + behaviour.deliveryLatency)
+        schedule(
+            .yield(.activityStateChanged(id, cards[index].state, content: cards[index].content)),
+            at: now + behaviour.deliveryLatency)
     }
 
     func schedule(_ pending: Pending, after seconds: Double) {

@@ -48,6 +48,9 @@ public struct FleetActivityController: Hashable, Sendable {
     /// away). No new card is requested while every active session is among them, the app-side mirror of
     /// the server's start veto; a card appearing again or a new active session clears it.
     public private(set) var dismissedPopulation: Set<SessionID>?
+    /// Whether ``since`` dates from before a suspension: while the app slept the server may have
+    /// rewritten the card, so for the sessions the card shows, its rows are the better baselines.
+    public private(set) var baselinesPredateSuspension = false
 
     public init(endGate: EndGate = EndGate()) { self.endGate = endGate }
 
@@ -76,6 +79,7 @@ public struct FleetActivityController: Hashable, Sendable {
             break
         case .keep:
             since = reduction.since
+            baselinesPredateSuspension = false
             if let survivor {
                 dismissedPopulation = nil
                 if !survivor.content.isSame(as: reduction.contentState, guards: guards) {
@@ -87,6 +91,7 @@ public struct FleetActivityController: Hashable, Sendable {
             }
         case .end:
             since = reduction.since
+            baselinesPredateSuspension = false
             let zeroed = ContentState.zeroed(at: now)
             effects += live.map { .end($0.id, finalContent: zeroed, dismissal: .immediate) }
             if !live.isEmpty { effects.append(.reportEnded) }
@@ -95,14 +100,22 @@ public struct FleetActivityController: Hashable, Sendable {
                         effects: effects)
     }
 
-    /// A card the app was tracking ended without the app ending it. Returns whether to report `/ended`:
-    /// only when sessions were active (the person took the card away from a live fleet), so the server,
-    /// too, holds off starting a replacement for the same sessions.
-    public mutating func noteCardEndedElsewhere() -> Bool {
-        guard !since.isEmpty else { return false }
-        dismissedPopulation = Set(since.keys)
+    /// A card the app was tracking ended without the app ending it, for `cause`, showing `finalContent`.
+    /// Returns whether to report `/ended`: only when the person took the app's live card away from a live
+    /// fleet, so the server, too, holds off starting a replacement for the same sessions. An end a writer
+    /// or the system caused is never reported back (it would make the server forget the card on screen).
+    public mutating func noteCardEndedElsewhere(_ cause: CardEndCause, finalContent: ContentState) -> Bool {
+        guard cause.isReportedToServer else { return false }
+        // The sessions the person saw on the card, and those the app counted (the card shows at most three).
+        let population = Set(since.keys).union(finalContent.rows.map(\.sid))
+        guard !population.isEmpty else { return false }
+        dismissedPopulation = population
         return true
     }
+
+    /// The app is being suspended: what it knows of the sessions becomes a cache (see
+    /// ``SessionModel/demoteToCache()``), and so do its baselines.
+    public mutating func noteSuspended() { baselinesPredateSuspension = true }
 
     func isVetoed(_ active: Set<SessionID>) -> Bool {
         guard let dismissedPopulation else { return false }
@@ -111,9 +124,16 @@ public struct FleetActivityController: Hashable, Sendable {
 
     /// The baselines to reduce with: ours, plus the rows of a card someone else wrote (a push-started
     /// card after a cold launch) for sessions we have none for, so adopting it keeps its elapsed times.
+    /// For a session in the same state on both, the earlier `since` wins: whoever saw the state begin
+    /// first saw it closer to when it did (the server watches every host; the app only from when it
+    /// learns of it, so its own baseline after a launch or a wake is late). After a suspension the card's
+    /// rows win outright: the app may have missed a state change the server saw while it slept.
     func baselines(adopting card: FleetActivity?) -> SinceMap {
         var baselines = since
-        for row in card?.content.rows ?? [] where baselines[row.sid] == nil {
+        for row in card?.content.rows ?? [] {
+            let own = baselines[row.sid]
+            let isEarlierForSameState = own.map { $0.state == row.state && row.since < $0.since } ?? true
+            guard isEarlierForSameState || baselinesPredateSuspension else { continue }
             baselines[row.sid] = SinceEntry(state: row.state, since: row.since)
         }
         return baselines

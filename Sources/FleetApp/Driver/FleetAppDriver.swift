@@ -38,13 +38,16 @@ public final class FleetAppDriver {
     }
 
     /// Trigger 2: a change to the session store or the settings.
-    public func changeModel(_ change: (inout SessionModel) -> Void) { drive { $0.changeModel(change) } }
+    public func changeModel(_ change: @escaping (inout SessionModel) -> Void) { drive { $0.changeModel(change) } }
 
     /// Asks the server for the sessions; trigger 3 runs when it answers.
     public func refresh() { drive { $0.refresh() } }
 
-    /// Trigger 4: `scenePhase == .active`.
+    /// Trigger 4: `scenePhase == .active`; call ``refresh()`` too (after a suspension only its answer counts).
     public func foregrounded() { drive { $0.foregrounded() } }
+
+    /// `scenePhase == .background`: iOS is about to suspend the app.
+    public func suspended() { drive { $0.suspended() } }
 
     /// Hands the engine every ActivityKit event until the stream ends or the task is cancelled.
     public func run(events: AsyncStream<ActivityHostEvent>) async {

@@ -7,9 +7,9 @@ import Foundation
 /// ``ActivityHost`` and queues server calls in a ``ControlPlaneOutbox`` without waiting. Whoever owns
 /// it (the iOS driver on the main actor, or the simulator's event loop) feeds it what happens:
 /// ActivityKit events (``handle(_:)``), server answers (``callAnswered(_:_:)``), due retries
-/// (``fireDueTimers()``), and the four sync triggers. It reads time from an injected clock, once per
-/// entry point. One engine is one process of the app: after a relaunch, make a new one with the same
-/// storage.
+/// (``fireDueTimers()``), the four sync triggers, and the suspension (``suspended()``). It reads time
+/// from an injected clock, once per entry point. One engine is one process of the app: after a relaunch,
+/// make a new one with the same storage.
 public final class FleetAppEngine {
     public let configuration: AppConfiguration
     public let guards: GuardSet
@@ -28,9 +28,12 @@ public final class FleetAppEngine {
     let clock: PhoneClock
     var callCounter = 0
     var inFlight: [CallID: (server: ServerProfile, call: ControlPlaneCall)] = [:]
+    var fetchOrdering = LiveFetchOrdering<(inout SessionModel) -> Void>()
+    /// What storage holds under ``endedReportsOwedKey`` (read at launch, written when it changes).
+    var storedEndedReportsOwed: [String] = []
 
-    /// Where the sent-token cache is kept between launches.
-    public static let sentTokensKey = "lfg.liveActivity.sentTokens"
+    /// Where the servers still owed an `/ended` report are kept between launches (a JSON array of names).
+    public static let endedReportsOwedKey = "lfg.liveActivity.endedReportsOwed"
 
     public init(
         configuration: AppConfiguration, host: any ActivityHost, outbox: any ControlPlaneOutbox,
@@ -46,8 +49,7 @@ public final class FleetAppEngine {
         self.guards = guards
         controller = FleetActivityController(endGate: endGate)
         manager = LiveActivityManager(
-            targets: configuration.registrationTargets(guards: guards).map(\.name),
-            sent: Self.restoreSentTokens(from: storage), guards: guards, backoff: backoff)
+            targets: configuration.registrationTargets(guards: guards).map(\.name), guards: guards, backoff: backoff)
     }
 
     // MARK: The four sync triggers
@@ -59,17 +61,22 @@ public final class FleetAppEngine {
     public func launch(cachedSessions: [SessionEntry] = [], hiddenDirs: HiddenDirs = []) {
         model.hydrate(fromCache: cachedSessions)
         model.hiddenDirs = hiddenDirs
-        manage(.launched(fleet: host.fleetActivities, retired: host.retiredActivityIDs))
+        storedEndedReportsOwed = restoreEndedReportsOwed()
+        manage(.launched(
+            fleet: host.fleetActivities, retired: host.retiredActivityIDs, endedReportsOwed: storedEndedReportsOwed))
         sendDeviceRegistration()
         sync(.launch)
         refresh()
     }
 
     /// Trigger 2, any observed change: applies `change` and syncs if the model changed (a `hiddenDirs`
-    /// change is also sent to the server, so its card hides the same sessions).
-    public func changeModel(_ change: (inout SessionModel) -> Void) {
+    /// change is also sent to the server, so its card hides the same sessions). A change must set state
+    /// (upsert, remove, set busy), never toggle it: it is replayed on top of a session listing that may
+    /// predate it.
+    public func changeModel(_ change: @escaping (inout SessionModel) -> Void) {
         let before = model
         change(&model)
+        fetchOrdering.changeApplied(change)
         guard model != before else { return }
         if model.hiddenDirs != before.hiddenDirs { sendDeviceRegistration() }
         sync(.modelChanged)
@@ -81,8 +88,17 @@ public final class FleetAppEngine {
         send(.fetchSessions, to: server)
     }
 
-    /// Trigger 4, foregrounding.
+    /// Trigger 4, foregrounding. After a suspension the model is a cache, so this sync leaves the card
+    /// alone; call ``refresh()`` too: the sync that follows its answer is the one that counts.
     public func foregrounded() { sync(.foregrounded) }
+
+    /// iOS is suspending the app: what it knows of the sessions becomes a cache, not a live answer, until
+    /// a fetch sent after it wakes answers (answers to earlier fetches are ignored).
+    public func suspended() {
+        model.demoteToCache()
+        controller.noteSuspended()
+        fetchOrdering.suspended()
+    }
 
     // MARK: What happens to the app
 
@@ -95,8 +111,8 @@ public final class FleetAppEngine {
             manage(.pushToStartTokenIssued(token))
         case .pushTokenIssued(let id, let token):
             manage(.pushTokenIssued(id, token))
-        case .activityStateChanged(let id, let state):
-            manage(.activityStateChanged(id, state))
+        case .activityStateChanged(let id, let state, let content):
+            manage(.activityStateChanged(id, state, content: content, fleet: host.fleetActivities))
         }
     }
 
@@ -108,12 +124,15 @@ public final class FleetAppEngine {
         switch call {
         case .registerToken(let registration, _, _):
             manage(.registrationAnswered(registration, server: server.name, succeeded: error == nil, at: clock.now))
-            persistSentTokens()
+        case .reportEnded:
+            manage(.endedReportAnswered(server: server.name, succeeded: error == nil, at: clock.now))
         case .fetchSessions:
-            guard case .success(.sessions(let listing)) = result else { return }
+            let listing: SessionsReply? = if case .success(.sessions(let listing)) = result { listing } else { nil }
+            guard let replay = fetchOrdering.answered(id, succeeded: listing != nil), let listing else { return }
             model.applyLiveFetch(listing)
+            for change in replay { change(&model) }
             sync(.refreshCompleted)
-        case .putDevice, .reportEnded:
+        case .putDevice:
             break
         }
     }
@@ -176,22 +195,22 @@ public final class FleetAppEngine {
             case .stopObservingActivity(let id): host.stopObservingActivity(id)
             case .end(let id, let dismissal): host.end(id, finalContent: nil, dismissal: dismissal)
             case .endRetired(let id): host.endRetired(id)
-            case .noteEndedElsewhere:
-                if controller.noteCardEndedElsewhere() { reportEnded() }
+            case .noteEndedElsewhere(_, let cause, let finalContent):
+                if controller.noteCardEndedElsewhere(cause, finalContent: finalContent) { reportEnded() }
             case .register(let registration, let serverName):
-                guard let server = configuration.servers.first(where: { $0.name == serverName }) else { continue }
                 let call = ControlPlaneCall.registerToken(
                     registration, env: configuration.environment, deviceID: configuration.deviceID)
-                send(call, to: server)
+                send(call, toServerNamed: serverName)
+            case .reportEnded(let serverName):
+                send(.reportEnded(env: configuration.environment, deviceID: configuration.deviceID),
+                     toServerNamed: serverName)
             }
         }
+        persistEndedReportsOwed()
     }
 
-    func reportEnded() {
-        for server in configuration.registrationTargets(guards: guards) {
-            send(.reportEnded(env: configuration.environment, deviceID: configuration.deviceID), to: server)
-        }
-    }
+    /// Owes the servers an `/ended` report; the manager sends it and retries it until answered.
+    func reportEnded() { manage(.cardEndToReport) }
 
     func sendDeviceRegistration() {
         let registration = DeviceRegistration(env: configuration.environment, hiddenDirs: model.hiddenDirs)
@@ -200,26 +219,35 @@ public final class FleetAppEngine {
         }
     }
 
+    func send(_ call: ControlPlaneCall, toServerNamed name: String) {
+        guard let server = configuration.servers.first(where: { $0.name == name }) else { return }
+        send(call, to: server)
+    }
+
     func send(_ call: ControlPlaneCall, to server: ServerProfile) {
         callCounter += 1
         inFlight[callCounter] = (server, call)
+        if case .fetchSessions = call { fetchOrdering.fetchSent(callCounter) }
         record(.sent(callCounter, call, server: server.name))
         outbox.send(call, to: server, id: callCounter)
     }
 
     func record(_ event: AppTraceEvent) { trace.append(AppTraceEntry(at: clock.now, event: event)) }
 
-    // MARK: The sent-token cache
+    // MARK: The owed `/ended` reports
 
-    static func restoreSentTokens(from storage: any KeyValueStorage) -> SentTokenCache {
-        guard let text = storage.string(forKey: sentTokensKey),
-            let cache = try? JSONDecoder().decode(SentTokenCache.self, from: Data(text.utf8))
-        else { return SentTokenCache() }
-        return cache
+    func restoreEndedReportsOwed() -> [String] {
+        guard let text = storage.string(forKey: Self.endedReportsOwedKey),
+            let owed = try? JSONDecoder().decode([String].self, from: Data(text.utf8))
+        else { return [] }
+        return owed
     }
 
-    func persistSentTokens() {
-        guard let data = try? JSONEncoder().encode(manager.sent) else { return }
-        storage.set(String(decoding: data, as: UTF8.self), forKey: Self.sentTokensKey)
+    func persistEndedReportsOwed() {
+        let owed = manager.endedReportsOwed
+        guard owed != storedEndedReportsOwed else { return }
+        storedEndedReportsOwed = owed
+        let text = owed.isEmpty ? nil : (try? JSONEncoder().encode(owed)).map { String(decoding: $0, as: UTF8.self) }
+        storage.set(text, forKey: Self.endedReportsOwedKey)
     }
 }

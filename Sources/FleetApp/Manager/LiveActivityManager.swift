@@ -4,22 +4,30 @@ import FleetCore
 ///
 /// It watches the activity sequences (as ``Event``s), keeps exactly one fleet card alive, hands each
 /// token to the registration servers (the default one only) and retries failed registrations with
-/// backoff. The driver carries out the ``Effect``s and feeds back answers and due retries.
+/// backoff. It also owes the server an `/ended` report until one is answered, retrying it the same way
+/// (the server takes it idempotently) unless a newer card's registration supersedes it. The driver carries
+/// out the ``Effect``s and feeds back answers and due retries.
 public struct LiveActivityManager: Hashable, Sendable {
     /// Something the manager reacts to; each carries what the driver knows at that moment.
     public enum Event: Hashable, Sendable {
-        /// The app launched: every fleet card iOS still has, and the retired per-session cards.
-        case launched(fleet: [FleetActivity], retired: [ActivityID])
+        /// The app launched: every fleet card iOS still has, the retired per-session cards, and the servers
+        /// an earlier run of the app still owed an `/ended` report (kept in storage).
+        case launched(fleet: [FleetActivity], retired: [ActivityID], endedReportsOwed: [String] = [])
         /// `activityUpdates` yielded a card; `fleet` is every fleet card now.
         case activityArrived(ActivityID, fleet: [FleetActivity])
         /// `pushToStartTokenUpdates` yielded a token.
         case pushToStartTokenIssued(PushToken)
         /// A card's `pushTokenUpdates` yielded a token.
         case pushTokenIssued(ActivityID, PushToken)
-        /// A card's `activityStateUpdates` yielded a state.
-        case activityStateChanged(ActivityID, ActivityLifecycleState)
+        /// A card's `activityStateUpdates` yielded a state with the content the card shows then; `fleet` is
+        /// every fleet card now.
+        case activityStateChanged(ActivityID, ActivityLifecycleState, content: ContentState, fleet: [FleetActivity])
         /// The controller is about to end this card.
         case appWillEnd(ActivityID)
+        /// The servers must hear that the card is gone (`/ended`): the app ended it, or the person did.
+        case cardEndToReport
+        /// A server answered an `/ended` report.
+        case endedReportAnswered(server: String, succeeded: Bool, at: UnixTime)
         /// A server answered a registration.
         case registrationAnswered(TokenRegistration, server: String, succeeded: Bool, at: UnixTime)
         /// Time passed; retries due by `at` go out.
@@ -37,13 +45,20 @@ public struct LiveActivityManager: Hashable, Sendable {
         case end(ActivityID, dismissal: DismissalPolicy)
         case endRetired(ActivityID)
         case register(TokenRegistration, server: String)
-        /// A tracked card ended without the app ending it; the controller decides what that means.
-        case noteEndedElsewhere(ActivityID)
+        /// `POST /api/push/live-activity/ended` to this server.
+        case reportEnded(server: String)
+        /// A tracked card ended without the app ending it, for this cause; the controller decides what it means.
+        case noteEndedElsewhere(ActivityID, CardEndCause, finalContent: ContentState)
     }
 
     struct Pending: Hashable, Sendable {
         var token: PushToken
         var owner: ActivityID?
+        var attempt = Attempt(isInFlight: true)
+    }
+
+    /// Where one call stands between its failures and its retries.
+    struct Attempt: Hashable, Sendable {
         var failures = 0
         var retryAt: UnixTime?
         var isInFlight = false
@@ -56,30 +71,38 @@ public struct LiveActivityManager: Hashable, Sendable {
     public let backoff: RegistrationBackoff
     /// Cards whose token and state sequences are observed.
     public private(set) var tracked: Set<ActivityID> = []
-    /// Last accepted token per slot; persist it and pass it back on the next launch.
-    public private(set) var sent: SentTokenCache
+    /// Last accepted token per slot, for this run of the app only: every launch hands the server the
+    /// tokens iOS yields once more, so a server that lost a live card's token gets it back.
+    public private(set) var sent = SentTokenCache()
     var pending: [RegistrationSlot: Pending] = [:]
+    /// `/ended` reports owed, per server.
+    var endedReports: [String: Attempt] = [:]
 
-    public init(targets: [String], sent: SentTokenCache = SentTokenCache(), guards: GuardSet = .all,
-                backoff: RegistrationBackoff = RegistrationBackoff()) {
+    public init(targets: [String], guards: GuardSet = .all, backoff: RegistrationBackoff = RegistrationBackoff()) {
         self.targets = targets
-        self.sent = sent
         self.guards = guards
         self.backoff = backoff
     }
 
     /// When the earliest scheduled retry falls due, or nil.
-    public var nextRetryAt: UnixTime? { pending.values.compactMap(\.retryAt).min() }
+    public var nextRetryAt: UnixTime? {
+        (pending.values.map(\.attempt) + endedReports.values).compactMap(\.retryAt).min()
+    }
+
+    /// The servers still owed an `/ended` report, sorted; persist them so a relaunch still reports.
+    public var endedReportsOwed: [String] { endedReports.keys.sorted() }
 
     /// Advances the manager by one event and returns the effects, in the order they must run.
     public mutating func handle(_ event: Event) -> [Effect] {
         switch event {
-        case .launched(let fleet, let retired):
+        case .launched(let fleet, let retired, let owed):
             // The tombstone: a per-session card from an older build can only be reached while its type is
             // declared, so end every one of them once, at launch.
             var effects: [Effect] = retired.map { .endRetired($0) }
             effects += [.observeActivityUpdates, .observePushToStartTokens]
-            return effects + keepOneCard(fleet)
+            effects += keepOneCard(fleet)
+            // A live card now supersedes what an earlier run owed: its token registration is the news.
+            return fleet.liveCards.isEmpty ? effects + owe(servers: owed.filter(targets.contains)) : effects
         case .activityArrived(_, let fleet):
             return keepOneCard(fleet)
         case .pushToStartTokenIssued(let token):
@@ -87,18 +110,24 @@ public struct LiveActivityManager: Hashable, Sendable {
         case .pushTokenIssued(let id, let token):
             guard tracked.contains(id) else { return [] }
             return offer(TokenRegistration(kind: .update, token: token), owner: id)
-        case .activityStateChanged(let id, let state):
+        case .activityStateChanged(let id, let state, let content, let fleet):
             // A card the app ends (or dedupe ends) is untracked first, so this is an end from elsewhere:
             // the person swiped it away, a push ended it, or the system expired it.
             guard !state.isLive, tracked.contains(id) else { return [] }
-            return untrack(id) + [.noteEndedElsewhere(id)]
+            let cause = CardEndCause.of(id, state: state, finalContent: content, fleet: fleet)
+            return untrack(id) + [.noteEndedElsewhere(id, cause, finalContent: content)]
         case .appWillEnd(let id):
             return untrack(id)
+        case .cardEndToReport:
+            return owe(servers: targets)
         case .registrationAnswered(let registration, let server, let succeeded, let now):
             answer(registration, server: server, succeeded: succeeded, now: now)
             return []
+        case .endedReportAnswered(let server, let succeeded, let now):
+            endedReportAnswered(server: server, succeeded: succeeded, now: now)
+            return []
         case .retriesDue(let now):
-            return retry(dueBy: now)
+            return retry(dueBy: now) + retryEndedReports(dueBy: now)
         }
     }
 
@@ -141,7 +170,10 @@ public struct LiveActivityManager: Hashable, Sendable {
                 pending[slot] = nil
                 continue
             }
-            pending[slot] = Pending(token: registration.token, owner: owner, isInFlight: true)
+            pending[slot] = Pending(token: registration.token, owner: owner)
+            // A new card's token supersedes an `/ended` still owed: the server must adopt that card, not
+            // forget it when a late retry of the report lands.
+            if registration.kind == .update { endedReports[server] = nil }
             effects.append(.register(registration, server: server))
         }
         return effects
@@ -156,18 +188,14 @@ public struct LiveActivityManager: Hashable, Sendable {
             pending[slot] = nil
             return
         }
-        entry.isInFlight = false
-        entry.failures += 1
-        entry.retryAt = now + backoff.delay(afterFailures: entry.failures)
+        entry.attempt.failed(at: now, backoff: backoff)
         pending[slot] = entry
     }
 
     mutating func retry(dueBy now: UnixTime) -> [Effect] {
         var effects: [Effect] = []
         for slot in pending.keys.sorted(by: Self.slotOrder) {
-            guard var entry = pending[slot], !entry.isInFlight, let due = entry.retryAt, due <= now else { continue }
-            entry.retryAt = nil
-            entry.isInFlight = true
+            guard var entry = pending[slot], entry.attempt.startIfDue(by: now) else { continue }
             pending[slot] = entry
             effects.append(.register(TokenRegistration(kind: slot.kind, token: entry.token), server: slot.server))
         }

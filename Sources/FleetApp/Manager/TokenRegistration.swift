@@ -30,8 +30,13 @@ public struct RegistrationSlot: Hashable, Sendable, Codable {
     }
 }
 
-/// The last token each slot accepted, kept across launches so a re-attached card's unchanged token is
-/// not sent again (injected storage restores it).
+/// The last token each slot accepted in this run of the app, so a token yielded again (a double-fired
+/// push-to-start token, a re-observed card) is not sent twice.
+///
+/// Deliberately not kept across launches: a cache that never expires meant a server that lost a live
+/// card's update token (a reset store, a pruned token) was never given it again. Each launch hands the
+/// server what iOS yields once more; the server takes a registration idempotently, and one extra call
+/// per launch is cheap next to a card nobody can update.
 public struct SentTokenCache: Hashable, Sendable, Codable {
     public var entries: [Entry]
 

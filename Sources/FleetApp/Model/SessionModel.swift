@@ -30,8 +30,9 @@ public struct SessionModel: Hashable, Sendable {
     public private(set) var hosts: [HostID: HostHealth] = [:]
     /// Folders the person hid: their sessions leave the list and the card.
     public var hiddenDirs: HiddenDirs = []
-    /// Whether a live answer from the server has ever been applied. Hydrating from the local cache seeds
-    /// the same storage but does not count: a cold snapshot must not read as a real zero.
+    /// Whether a live answer from the server has been applied since the app last launched or woke from a
+    /// suspension. Hydrating from the local cache seeds the same storage but does not count: a cold
+    /// snapshot must not read as a real zero. Nor does what the app knew before a suspension.
     public private(set) var liveSessionsFetchedOnce = false
 
     public init() {}
@@ -66,6 +67,11 @@ public struct SessionModel: Hashable, Sendable {
     public mutating func hydrate(fromCache cached: [SessionEntry]) {
         sessions = Self.unique(cached)
     }
+
+    /// The app is being suspended: from now on what it knows is a cache, not a live answer, until the next
+    /// fetch answers. Without this, the foreground sync after a wake rewrote a card the server had kept
+    /// right with the content from before the suspension (two sessions overwritten by one).
+    public mutating func demoteToCache() { liveSessionsFetchedOnce = false }
 
     /// Applies a live answer of `GET /api/sessions`: replaces the sessions and the hosts' health.
     public mutating func applyLiveFetch(_ listing: SessionsReply) {

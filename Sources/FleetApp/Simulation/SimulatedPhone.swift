@@ -65,9 +65,11 @@ public final class SimulatedPhone {
         app.foregrounded()
     }
 
-    /// The app leaves the foreground and iOS suspends it: it runs nothing until it comes back.
+    /// The app leaves the foreground and iOS suspends it: it runs nothing until it comes back, and what it
+    /// knew of the sessions is a cache from then on.
     public func suspend() {
         host.appBackgrounded()
+        if let app, !isSuspended { app.suspended() }
         isSuspended = app != nil
     }
 

@@ -109,7 +109,8 @@ public final class ActivityKitHost: ActivityHost {
         }
         let states = Task {
             for await state in activity.activityStateUpdates {
-                continuation.yield(.activityStateChanged(id, Self.lifecycle(state)))
+                continuation.yield(
+                    .activityStateChanged(id, Self.lifecycle(state), content: activity.content.state))
             }
         }
         activityTasks[id] = [tokens, states]

@@ -15,13 +15,23 @@ public struct HookConfiguration: Hashable, Sendable {
     public var token: String?
     /// `LFG_HOST`: the host name the reports carry (an extension; default `local`).
     public var host: HostID
+    /// `LFG_HOOK_BUDGET_MS`: the hard bound of one hook call, in seconds (an extension; default
+    /// ``HookRunner/timeBudget``, accepted from 0.05 to 10 s). Tests on a loaded machine raise it.
+    public var timeBudget: Double
 
-    public init(home: String, url: String = defaultURL, token: String? = nil, host: HostID = .local) {
+    public init(
+        home: String, url: String = defaultURL, token: String? = nil, host: HostID = .local,
+        timeBudget: Double = HookRunner.timeBudget
+    ) {
         self.home = home
         self.url = url
         self.token = token
         self.host = host
+        self.timeBudget = timeBudget
     }
+
+    /// How long one request may take: most of the budget, leaving time to spool what is left.
+    public var requestTimeout: Double { timeBudget * SpoolDrainer.requestTimeout / HookRunner.timeBudget }
 
     /// Resolves the configuration from `environment`, reading files through `readFile` (path -> text).
     public static func resolve(environment: [String: String], readFile: (String) -> String?) -> HookConfiguration {
@@ -31,9 +41,10 @@ public struct HookConfiguration: Hashable, Sendable {
         var url = setting("LFG_URL") ?? defaultURL
         while url.hasSuffix("/") { url.removeLast() }
         let tokenFile = readFile(home + "/auth-token").map { $0.trimmingWhitespace() }
+        let budget = setting("LFG_HOOK_BUDGET_MS").flatMap(Double.init).map { min(max($0, 50), 10_000) / 1000 }
         return HookConfiguration(
             home: home, url: url, token: setting("LFG_AUTH_TOKEN") ?? tokenFile.nonEmpty,
-            host: setting("LFG_HOST").map { HostID($0) } ?? .local)
+            host: setting("LFG_HOST").map { HostID($0) } ?? .local, timeBudget: budget ?? HookRunner.timeBudget)
     }
 
     /// `KEY=VALUE` lines; `#` comments, blank lines, an `export ` prefix and surrounding quotes allowed.

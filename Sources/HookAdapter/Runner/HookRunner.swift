@@ -20,15 +20,18 @@ public struct HookRunner: Sendable {
     public var spoolLimit: Int
     /// Unix seconds now (the slow-server pause is kept in wall time because it spans processes).
     public var wallClock: @Sendable () -> UnixTime
+    /// Seconds one delivery request may take (see ``SpoolDrainer/requestTimeout``).
+    public var requestTimeout: Double
 
     public init(
         files: HookFiles, host: HostID = .local, delivery: any ReportDelivery, spoolLimit: Int = defaultSpoolLimit,
-        wallClock: @escaping @Sendable () -> UnixTime
+        requestTimeout: Double = SpoolDrainer.requestTimeout, wallClock: @escaping @Sendable () -> UnixTime
     ) {
         self.files = files
         self.host = host
         self.delivery = delivery
         self.spoolLimit = spoolLimit
+        self.requestTimeout = requestTimeout
         self.wallClock = wallClock
     }
 
@@ -59,7 +62,8 @@ public struct HookRunner: Sendable {
             summary.problem = "could not record the event: \(error)"
         }
         // Even a call whose own event changed nothing delivers what earlier calls spooled.
-        summary.drain = await SpoolDrainer.drain(files, using: delivery, deadline: deadline, now: wallClock())
+        summary.drain = await SpoolDrainer.drain(
+            files, using: delivery, deadline: deadline, now: wallClock(), requestTimeout: requestTimeout)
         return summary
     }
 

@@ -33,7 +33,8 @@ public enum SpoolDrainer {
     /// `now` (Unix seconds) enables the slow-server pause: after a timeout, drains until
     /// `now + slowServerPause` deliver nothing. The server's own start-up drain passes nil.
     public static func drain(
-        _ files: HookFiles, using delivery: any ReportDelivery, deadline: HookDeadline, now: UnixTime? = nil
+        _ files: HookFiles, using delivery: any ReportDelivery, deadline: HookDeadline, now: UnixTime? = nil,
+        requestTimeout: Double = requestTimeout
     ) async -> Result {
         var result = Result()
         guard let turn = FileLock.acquire(files.deliveryLock, until: deadline) else {

@@ -1,5 +1,6 @@
 import FleetApp
 import FleetCore
+import Testing
 
 /// A simulated phone whose server answers every call at once, driven in virtual time.
 final class PhoneHarness {
@@ -24,6 +25,17 @@ final class PhoneHarness {
             deviceID: Self.deviceID, environment: .sandbox, servers: servers, defaultServerName: "home")
         phone = SimulatedPhone(
             configuration: configuration, clock: clock.phoneClock, storage: storage, behaviour: behaviour, guards: guards)
+    }
+
+    /// A foreground app whose listing holds `sids` (working), run until its own card is up.
+    static func withAppCard(
+        _ sids: [SessionID] = ["a"], behaviour: InMemoryActivityHost.Behaviour = .init()
+    ) throws -> (PhoneHarness, card: FleetActivity) {
+        let harness = PhoneHarness(behaviour: behaviour)
+        harness.listing = SessionsReply(sessions: sids.map { .fixture($0) })
+        harness.phone.launch(inForeground: true)
+        harness.run(for: 1)
+        return (harness, try #require(harness.liveCards.first))
     }
 
     var host: InMemoryActivityHost { phone.host }
@@ -113,7 +125,7 @@ final class PhoneHarness {
     }
 
     /// Changes the app's model (trigger 2).
-    func change(_ body: (inout SessionModel) -> Void) { phone.app?.changeModel(body) }
+    func change(_ body: @escaping (inout SessionModel) -> Void) { phone.app?.changeModel(body) }
 }
 
 extension SessionsReply.Session {

@@ -1,0 +1,98 @@
+import APNsMock
+import ControlPlane
+import Demo
+import FleetApp
+import FleetCore
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+@testable import LFGCommand
+
+/// The demo's wiring in-process: the real server (HTTP on a loopback port, SQLite, watcher, lock) pushing
+/// to the stand-in, with the world played on a manual clock and the watcher ticked by the test.
+@Suite struct DemoEndToEndTests {
+    /// Demo second 0 on the phone's clock: in the past, so the app's own card updates are never newer
+    /// than the server's pushes (which carry the real time).
+    static let start: UnixTime = 1_764_400_000
+
+    @Test("The demo's server pushes start, update and end, and the phone's card equals the server's when quiet")
+    func demoDrivesTheCardThroughTheServer() async throws {
+        let home = FileManager.default.temporaryDirectory.path + "/lfg-demo-test-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let problems = Mutex<[String]>([])
+        let context = CommandContext(
+            readInput: { Data() }, write: { _ in }, writeError: { text in problems.withLock { $0.append(text) } },
+            environment: [:])
+        let demo = try await DemoParts.assemble(
+            environment: ["LFG_HOME": home, "LFG_AUTH_TOKEN": "demo-test-token", "LFG_APNS_KEY_FILE": "/nonexistent"],
+            port: 0, bind: "127.0.0.1", context: context)
+        defer { demo.standIn.stop() }
+        #expect(demo.serve.gateReason == nil)
+        #expect(demo.bearerToken == "demo-test-token")
+
+        let server = demo.serve.server
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            try await play(demo)
+            group.cancelAll()
+        }
+        #expect(problems.withLock { $0 } == [])
+    }
+
+    func play(_ demo: DemoParts) async throws {
+        let api = LoopbackHTTPHandler(baseURL: demo.url)
+        let world = DemoWorld(
+            schedule: .standard, api: api, bearerToken: demo.bearerToken, startedAt: Self.start, pushes: demo.inbox)
+        let service = demo.serve.service
+        var comparedAt: [Double] = []
+        for tenth in 0...1190 {
+            let second = Double(tenth) / 10
+            await world.advance(to: Self.start + second)
+            await service.tick()
+            await world.advance(to: Self.start + second)
+            // Quiet moments: the app-made card, pushed to five sessions with two asking; the push-started card.
+            let asking: [Double: Int] = [20: 2, 56: 1]
+            guard let needsInput = asking[second] else { continue }
+            let before = demo.standIn.state.records.count
+            await service.tick()
+            #expect(demo.standIn.state.records.count == before, "a quiet moment sends nothing")
+            let state = try await liveActivityState(api, token: demo.bearerToken)
+            let card = try #require(state.devices.first { $0.deviceId == DemoWorld.deviceID }?.card?.contentState)
+            let visible = try #require(world.liveCards.first)
+            #expect(world.liveCards.count == 1)
+            #expect(visible.content.isSame(as: card), "at \(second) s the phone shows \(visible.content), the server \(card)")
+            #expect(card.needsInput == needsInput)
+            #expect(card.more == (second == 20 ? 2 : 0))
+            comparedAt.append(second)
+        }
+        #expect(comparedAt == [20, 56])
+        let events = demo.standIn.state.records.compactMap(Self.event(of:))
+        #expect(events.contains("start") && events.contains("update") && events.contains("end"))
+        #expect(demo.standIn.state.records.allSatisfy { $0.status == 200 && $0.providerToken != nil })
+        #expect(world.liveCards.isEmpty, "everything finished before the cycle's end")
+    }
+
+    func liveActivityState(_ api: LoopbackHTTPHandler, token: String) async throws -> StateReply {
+        let answer = await api.respond(to: HTTPRequest(
+            method: "GET", path: "/api/push/live-activity/state", headers: ["Authorization": "Bearer \(token)"]))
+        #expect(answer.status == 200)
+        return try JSONDecoder().decode(StateReply.self, from: try #require(answer.bodyData))
+    }
+
+    static func event(of record: MockRecord) -> String? {
+        ((record.bodyJSON as? [String: Any])?["aps"] as? [String: Any])?["event"] as? String
+    }
+
+    /// `GET /api/push/live-activity/state` as a client reads it.
+    struct StateReply: Decodable {
+        struct Device: Decodable {
+            struct Card: Decodable { var contentState: ContentState? }
+            var deviceId: DeviceID
+            var card: Card?
+        }
+        var enabled: Bool
+        var devices: [Device]
+    }
+}
