@@ -2,7 +2,6 @@ import APNs
 import APNsHTTP2
 import ControlPlane
 import Dashboard
-import Dispatch
 import ES256OpenSSL
 import FleetCore
 import Foundation
@@ -44,6 +43,8 @@ public struct ServeCommand: Command {
     public var isDemo = false
 
     public func run(_ context: CommandContext) async throws -> Int32 {
+        // Before anything can announce readiness, so a SIGTERM right after it is never lost.
+        TerminationSignals.install()
         if isDemo { return try await DemoServe(port: port, bind: bind).run(context) }
         let config: ServerConfig
         do { config = try ServerConfig.load(environment: context.environment) } catch {
@@ -155,7 +156,7 @@ struct ServeParts: Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.run() }
             group.addTask { await service.run() }
-            group.addTask { await Self.terminationSignal() }
+            group.addTask { await TerminationSignals.shared.next() }
             if let companion { group.addTask { await companion() } }
             _ = await group.next()
             group.cancelAll()
@@ -163,19 +164,5 @@ struct ServeParts: Sendable {
         service.events.finishAll()
         sender?.shutdown()
         withExtendedLifetime(lock) {}
-    }
-
-    /// Returns at the first SIGINT or SIGTERM (or when cancelled).
-    static func terminationSignal() async {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        }
-        for await _ in stream { break }
-        for source in sources { source.cancel() }
     }
 }

@@ -1,5 +1,6 @@
 import APNsMock
 import Foundation
+import Testing
 import HTTPClient
 import Synchronization
 
@@ -63,6 +64,13 @@ final class ServeProcess: Sendable {
     @discardableResult
     func stop(_ signal: Int32) -> Int32 {
         kill(process.processIdentifier, signal)
+        // A safety net, not a timing: a server that ignores the signal must fail the test, never hang the run.
+        let giveUp = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < giveUp { usleep(20_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("lfg serve did not stop within 20 s of signal \(signal)")
+        }
         process.waitUntilExit()
         return process.terminationStatus
     }
