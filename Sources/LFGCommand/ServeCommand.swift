@@ -49,6 +49,7 @@ public struct ServeCommand: Command {
         do { config = try ServerConfig.load(environment: context.environment) } catch {
             throw CommandFailure("\(error)")
         }
+        let signals = TerminationSignals()
         let parts = try await ServeParts.assemble(config: config, port: port, bind: bind, context: context)
         let url = "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(parts.port)"
         context.write("""
@@ -57,7 +58,7 @@ public struct ServeCommand: Command {
               live activities: \(parts.gateReason.map { "silent: \($0)" } ?? "pushing")
 
             """)
-        await parts.run()
+        await parts.run(until: signals)
         context.write("lfg serve: stopped\n")
         return 0
     }
@@ -148,14 +149,16 @@ struct ServeParts: Sendable {
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down: HTTP first (in-flight requests answered), then the watcher.
-    /// - Parameter companion: runs alongside until the shutdown cancels it (the demo's simulated world).
-    func run(alongside companion: (@Sendable () async -> Void)? = nil) async {
+    /// - Parameters:
+    ///   - signals: made before the server started listening, so no early signal is lost.
+    ///   - companion: runs alongside until the shutdown cancels it (the demo's simulated world).
+    func run(until signals: TerminationSignals, alongside companion: (@Sendable () async -> Void)? = nil) async {
         let server = server
         let service = service
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.run() }
             group.addTask { await service.run() }
-            group.addTask { await Self.terminationSignal() }
+            group.addTask { await signals.wait() }
             if let companion { group.addTask { await companion() } }
             _ = await group.next()
             group.cancelAll()
@@ -163,19 +166,5 @@ struct ServeParts: Sendable {
         service.events.finishAll()
         sender?.shutdown()
         withExtendedLifetime(lock) {}
-    }
-
-    /// Returns at the first SIGINT or SIGTERM (or when cancelled).
-    static func terminationSignal() async {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        }
-        for await _ in stream { break }
-        for source in sources { source.cancel() }
     }
 }
