@@ -15,7 +15,8 @@ enum DashboardStyle {
           background:linear-gradient(90deg,var(--green),var(--amber)); -webkit-background-clip:text; color:transparent; }
         .brand-sub { color:var(--muted); font-size:13px; }
         .status { display:flex; align-items:center; gap:14px; }
-        .pill { padding:4px 10px; border-radius:999px; font-size:12px; font-weight:600; border:1px solid var(--line); }
+        .pill { padding:4px 10px; border-radius:999px; font-size:12px; font-weight:600; border:1px solid var(--line);
+          max-width:560px; overflow:hidden; text-overflow:ellipsis; white-space:nowrap; }
         .pill-on { color:var(--green); border-color:rgba(48,209,88,.35); background:rgba(48,209,88,.08); }
         .pill-muted { color:var(--muted); background:var(--panel); }
         .live { display:flex; align-items:center; gap:6px; color:var(--muted); font-size:12px; }
