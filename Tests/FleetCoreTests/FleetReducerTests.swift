@@ -119,4 +119,14 @@ struct FleetReducerTests {
         #expect(working.relevanceScore == 90)
         #expect(working.accent.hex == "#30D158")
     }
+
+    @Test("A host outage does not restart the timers of its sessions")
+    func sinceSurvivesHostOutage() {
+        let before = FleetReducer.reduce([.working("a")], now: 100)
+        let down = FleetReducer.reduce([.fixture("a", busy: true, isHostDown: true)], previousSince: before.since, now: 200)
+        #expect(down.since["a"] == SinceEntry(state: .working, since: 100))
+        #expect(down.activeTotal == 0)
+        let back = FleetReducer.reduce([.working("a")], previousSince: down.since, now: 300)
+        #expect(back.contentState.rows.first?.since == 100)
+    }
 }

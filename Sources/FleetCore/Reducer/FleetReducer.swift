@@ -12,7 +12,8 @@ public enum FleetReducer {
     ///
     /// - Parameters:
     ///   - sessions: every known session, in report order; the first occurrence of a sid wins.
-    ///   - previousSince: the baselines the previous reduction returned (empty on a cold start).
+    ///   - previousSince: the baselines the previous reduction returned (empty on a cold start). Baselines of
+    ///     sessions whose state is unknown (host down) are carried over unchanged.
     ///   - hiddenDirs: sessions whose `cwd` is hidden are left out entirely.
     ///   - now: Unix seconds; becomes `updatedAt` and the `since` of any state change.
     ///   - guards: production passes ``GuardSet/all``; the simulator may switch guards off.
@@ -38,7 +39,13 @@ public enum FleetReducer {
             }
             if hiddenDirs.hides(session.report.cwd) { continue }
             guard let display = session.displayState else { continue }
-            if display == .unknown { isTrustworthy = false }
+            if display == .unknown {
+                isTrustworthy = false
+                // Unknown is not a state change: a session whose host went down may still be mid-turn,
+                // so its baseline is carried over and its timer does not restart when the host returns.
+                if let previous = previousSince[session.sid] { since[session.sid] = previous }
+                continue
+            }
             guard let state = display.rowState else { continue }
             switch state {
             case .working: working += 1

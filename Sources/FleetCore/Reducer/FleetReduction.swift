@@ -2,7 +2,8 @@
 public struct FleetReduction: Hashable, Sendable {
     /// The card's content, `updatedAt` = the reduction's `now`.
     public var contentState: ContentState
-    /// The refreshed `since` baselines for every active session; feed it to the next reduction.
+    /// The refreshed `since` baselines for every active session (and, carried over, for every session whose
+    /// state is unknown); feed it to the next reduction.
     public var since: SinceMap
     /// Every active session (working + needs input).
     public var activeTotal: Int
