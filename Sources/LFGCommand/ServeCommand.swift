@@ -2,6 +2,7 @@ import APNs
 import APNsHTTP2
 import ControlPlane
 import Dashboard
+import Dispatch
 import ES256OpenSSL
 import FleetCore
 import Foundation
@@ -43,13 +44,12 @@ public struct ServeCommand: Command {
     public var isDemo = false
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        // Before anything can announce readiness, so a SIGTERM right after it is never lost.
-        TerminationSignals.install()
         if isDemo { return try await DemoServe(port: port, bind: bind).run(context) }
         let config: ServerConfig
         do { config = try ServerConfig.load(environment: context.environment) } catch {
             throw CommandFailure("\(error)")
         }
+        let signals = TerminationSignals()
         let parts = try await ServeParts.assemble(config: config, port: port, bind: bind, context: context)
         let url = "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(parts.port)"
         context.write("""
@@ -58,7 +58,7 @@ public struct ServeCommand: Command {
               live activities: \(parts.gateReason.map { "silent: \($0)" } ?? "pushing")
 
             """)
-        await parts.run()
+        await parts.run(until: signals)
         context.write("lfg serve: stopped\n")
         return 0
     }
@@ -149,14 +149,16 @@ struct ServeParts: Sendable {
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down: HTTP first (in-flight requests answered), then the watcher.
-    /// - Parameter companion: runs alongside until the shutdown cancels it (the demo's simulated world).
-    func run(alongside companion: (@Sendable () async -> Void)? = nil) async {
+    /// - Parameters:
+    ///   - signals: made before the server started listening, so no early signal is lost.
+    ///   - companion: runs alongside until the shutdown cancels it (the demo's simulated world).
+    func run(until signals: TerminationSignals, alongside companion: (@Sendable () async -> Void)? = nil) async {
         let server = server
         let service = service
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.run() }
             group.addTask { await service.run() }
-            group.addTask { await TerminationSignals.shared.next() }
+            group.addTask { await signals.wait() }
             if let companion { group.addTask { await companion() } }
             _ = await group.next()
             group.cancelAll()

@@ -9,17 +9,25 @@ import Darwin
 
 /// SIGINT and SIGTERM as an awaitable event, for the long-running `lfg serve`.
 ///
-/// Why not a dispatch signal source: it needs the signal ignored first and registers asynchronously, so a
-/// SIGTERM landing in between was ignored and lost, and the server never stopped (seen in the child-process
-/// tests under load). Here the handler is installed synchronously by ``install()``, before the server says
-/// it is ready; it only writes the signal number to a pipe (async-signal-safe), and a dedicated thread
-/// wakes whoever awaits ``next()``. A signal that lands before `install()` keeps its default
+/// `lfg serve` makes one before it starts listening. Why not a dispatch signal source: it needs the signal
+/// ignored first and registers its handler asynchronously, so a SIGTERM landing in between was ignored and
+/// lost, and the server never stopped (a child-process test hung on `waitUntilExit`). Here `init` installs
+/// the handler synchronously; it only writes the signal number to a pipe (async-signal-safe), and a
+/// dedicated thread wakes whoever awaits ``wait()``. A signal that lands before `init` keeps its default
 /// action (the process ends): never a hang.
-final class TerminationSignals: Sendable {
+struct TerminationSignals: Sendable {
+    init() { _ = TerminationSignalPipe.shared }
+
+    /// Returns at the first signal, also one that arrived before the call (or when cancelled).
+    func wait() async { await TerminationSignalPipe.shared.next() }
+}
+
+/// The process-wide mechanism behind ``TerminationSignals``: handlers and one reader thread, installed once.
+final class TerminationSignalPipe: Sendable {
     static let handled: [Int32] = [SIGINT, SIGTERM]
 
     /// The one instance of the process: handlers and the reader thread are installed once, on first use.
-    static let shared = TerminationSignals()
+    static let shared = TerminationSignalPipe()
 
     private struct State {
         var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
@@ -49,9 +57,6 @@ final class TerminationSignals: Sendable {
             sigaction(number, &action, nil)
         }
     }
-
-    /// Makes sure the handlers are installed (call before announcing that the server is ready).
-    static func install() { _ = shared }
 
     /// Returns at the next SIGINT or SIGTERM (or one that arrived while nobody waited), or when cancelled.
     func next() async {

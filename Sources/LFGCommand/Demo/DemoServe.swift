@@ -14,6 +14,7 @@ struct DemoServe {
     let bind: String
 
     func run(_ context: CommandContext) async throws -> Int32 {
+        let signals = TerminationSignals()
         let demo = try await DemoParts.assemble(environment: context.environment, port: port, bind: bind, context: context)
         defer { demo.standIn.stop() }
         context.write("""
@@ -29,7 +30,7 @@ struct DemoServe {
         let inbox = demo.inbox
         let url = demo.url
         let token = demo.bearerToken
-        await demo.serve.run(alongside: {
+        await demo.serve.run(until: signals, alongside: {
             let world = DemoWorld(
                 schedule: .standard, api: LoopbackHTTPHandler(baseURL: url), bearerToken: token,
                 startedAt: WallClock.system.now(), pushes: inbox, narrate: { context.write($0 + "\n") })
