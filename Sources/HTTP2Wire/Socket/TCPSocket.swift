@@ -1,17 +1,20 @@
 import Glibc
+import Synchronization
 
 /// A nonblocking TCP socket descriptor: connecting, listening, accepting.
 public final class TCPSocket: ByteStream {
     public let descriptor: Int32
-    private var isClosed = false
+    /// Atomic: the loop thread and a shutdown (or `deinit`) elsewhere may both close; closing a descriptor
+    /// twice can close one that was reused meanwhile by another connection in the process.
+    private let isClosed = Atomic<Bool>(false)
 
     public init(adopting descriptor: Int32) { self.descriptor = descriptor }
 
     deinit { close() }
 
     public func close() {
-        guard !isClosed else { return }
-        isClosed = true
+        guard isClosed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         _ = Glibc.close(descriptor)
     }
 
