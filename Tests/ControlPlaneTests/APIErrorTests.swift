@@ -53,6 +53,8 @@ import Testing
         ("PUT", "/api/devices/phone", #"{"env":"staging"}"#, "env"),
         ("PUT", "/api/devices/phone", #"{"env":"sandbox","pushToStartToken":"xyz"}"#, "pushToStartToken"),
         ("PUT", "/api/devices/phone", #"{"env":"sandbox","platform":"android"}"#, "platform"),
+        ("PUT", "/api/devices/phone", #"{"env":"sandbox","appState":"minimised"}"#, "appState"),
+        ("PUT", "/api/devices/phone", #"{"env":"sandbox","appState":1}"#, "appState"),
         ("POST", "/api/push/live-activity/start-token", #"{"token":"abc","env":"sandbox"}"#, "token"),
         ("POST", "/api/push/live-activity/start-token", #"{"token":"\#(String(repeating: "g", count: 64))","env":"sandbox"}"#, "token"),
         ("POST", "/api/push/live-activity/update-token", #"{"token":"\#(String(repeating: "a", count: 513))","env":"sandbox"}"#, "token"),

@@ -46,6 +46,8 @@ public enum DecisionEvent: String, Hashable, Sendable, Codable, CaseIterable {
     case adopted
     case startVetoed = "start-vetoed"
     case tokenPruned = "token-pruned"
+    /// A due start waits a short grace because the app is in the foreground and about to register its own card.
+    case startHeld = "start-held"
 }
 
 /// One line of `$LFG_HOME/liveactivity.log`: `{"ts", "event", "deviceId", ...fields}`.

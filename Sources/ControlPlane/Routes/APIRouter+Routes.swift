@@ -64,7 +64,8 @@ extension APIRouter {
             Route("PUT", "/api/devices/{}") { request, parameters in
                 await with(DeviceBody.self, request) { body throws(ServiceError) in
                     try await service.reportDevice(
-                        DeviceID(parameters[0]), body.profile, pushToStartToken: body.pushToStartToken)
+                        DeviceID(parameters[0]), body.profile, pushToStartToken: body.pushToStartToken,
+                        appState: body.appState)
                     return ok
                 }
             },

@@ -35,8 +35,12 @@ struct EndedBody: Decodable {
 struct DeviceBody: Decodable {
     var profile: DeviceProfile
     var pushToStartToken: String?
+    /// Whether the app is in the foreground; nil when the app did not say (older apps never do).
+    var appState: DeviceAppState?
 
-    enum CodingKeys: String, CodingKey { case env, platform, apnsToken, pushToStartToken, widgetPushToken, hiddenDirs }
+    enum CodingKeys: String, CodingKey {
+        case env, platform, apnsToken, pushToStartToken, widgetPushToken, hiddenDirs, appState
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -51,6 +55,14 @@ struct DeviceBody: Decodable {
             widgetPushToken: try container.decodeTokenIfPresent(.widgetPushToken),
             hiddenDirs: HiddenDirs(try container.decodeIfPresent([String].self, forKey: .hiddenDirs) ?? []))
         pushToStartToken = try container.decodeTokenIfPresent(.pushToStartToken)
+        if let text = try container.decodeIfPresent(String.self, forKey: .appState) {
+            guard let state = DeviceAppState(rawValue: text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .appState, in: container,
+                    debugDescription: "unknown appState '\(text)'; use foreground or background")
+            }
+            appState = state
+        }
     }
 }
 

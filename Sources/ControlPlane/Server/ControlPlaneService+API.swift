@@ -80,12 +80,14 @@ extension ControlPlaneService {
 
     // MARK: devices and tokens
 
-    /// `PUT /api/devices/{deviceId}`: its profile, and its push-to-start token if it sent one, in one commit.
-    public func reportDevice(_ deviceId: DeviceID, _ profile: DeviceProfile, pushToStartToken: String?)
-        async throws(ServiceError)
-    {
+    /// `PUT /api/devices/{deviceId}`: its profile, its push-to-start token and its app's foreground state
+    /// if it sent them, in one commit.
+    public func reportDevice(
+        _ deviceId: DeviceID, _ profile: DeviceProfile, pushToStartToken: String?, appState: DeviceAppState? = nil
+    ) async throws(ServiceError) {
         let at = now
         var events: [WatcherEvent] = [.deviceReported(deviceId, profile, at: at)]
+        if let appState { events.append(.appStateReported(deviceId, appState, at: at)) }
         if let token = pushToStartToken, let env = profile.env {
             events.append(.tokenRegistered(deviceId, .pushToStart, env, hex: token, at: at))
         }

@@ -179,8 +179,26 @@ public actor ControlPlaneService {
         await deliver(batches)
     }
 
-    /// Ticks every `tickInterval`, and promptly (after `coalesceWindow`) when something changed, until cancelled.
+    /// Ticks every `tickInterval`, and promptly (after `coalesceWindow`) when something changed, and sends
+    /// the `/api/events` keepalives every ``EventHub/heartbeatInterval``, until cancelled.
     public func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.sendHeartbeats() }
+            await runTicks()
+            group.cancelAll()
+        }
+    }
+
+    /// Keeps every `/api/events` stream alive (and lets a dead one be noticed) until cancelled.
+    nonisolated func sendHeartbeats() async {
+        let clock = dependencies.clock
+        while !Task.isCancelled {
+            do { try await clock.sleep(for: EventHub.heartbeatInterval) } catch { return }
+            events.heartbeat()
+        }
+    }
+
+    private func runTicks() async {
         let clock = dependencies.clock
         let interval = dependencies.tickInterval
         let window = dependencies.coalesceWindow

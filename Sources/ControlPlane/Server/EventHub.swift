@@ -36,6 +36,25 @@ public final class EventHub: Sendable {
         for subscriber in subscribers { subscriber.yield(frame) }
     }
 
+    /// How often every open stream gets a keepalive comment (``heartbeat()``).
+    public static let heartbeatInterval = Duration.seconds(15)
+
+    /// Sends an SSE comment line (`: keepalive`) to every subscriber.
+    ///
+    /// Why: a closed browser tab is only noticed when something is written to its connection; without
+    /// this a quiet fleet would keep the connection (and its subscription) until the next event. A
+    /// subscriber whose stream already ended is dropped here too.
+    public func heartbeat() {
+        let frame = Data(": keepalive\n\n".utf8)
+        let subscribers = state.withLock { Array($0.subscribers) }
+        var ended: [Int] = []
+        for (id, subscriber) in subscribers {
+            if case .terminated = subscriber.yield(frame) { ended.append(id) }
+        }
+        guard !ended.isEmpty else { return }
+        state.withLock { state in for id in ended { state.subscribers.removeValue(forKey: id) } }
+    }
+
     /// Ends every stream (shutdown).
     public func finishAll() {
         let subscribers = state.withLock { state in

@@ -81,6 +81,10 @@ public struct FleetBox: Hashable, Sendable {
     /// Set when the phone reports ending the card before the stored state has loaded (`fleetEndedReported`).
     public var isEndedReportedBeforeLoad = false
     public var endGate = EndGateState()
+    /// When the app last said it is in the foreground; nil if it never did or said background since.
+    public var foregroundReportedAt: UnixTime?
+    /// When the current hold of a due start began (see ``StartHold``); nil when no start is held.
+    public var startHeldSince: UnixTime?
 
     public init(record: DeviceRecord = DeviceRecord()) { self.record = record }
 }

@@ -36,9 +36,11 @@ extension Watcher {
         var box = boxes[deviceId]!
         // A push for this card is in flight; its answer decides what the card holds.
         guard box.pending == nil else { return [] }
-        let before = (box.noTokensLogged, box.endGate, box.record.isVetoLogged)
+        let before = (box.noTokensLogged, box.endGate, box.record.isVetoLogged, box.startHeldSince)
         defer {
-            if box.pending != nil || before != (box.noTokensLogged, box.endGate, box.record.isVetoLogged) {
+            if box.pending != nil
+                || before != (box.noTokensLogged, box.endGate, box.record.isVetoLogged, box.startHeldSince)
+            {
                 boxes[deviceId] = box
             }
         }
@@ -46,7 +48,10 @@ extension Watcher {
         content.updatedAt = now
 
         guard let card = box.record.card else {
-            guard view.activeTotal > 0 else { return [] }
+            guard view.activeTotal > 0 else {
+                box.startHeldSince = nil
+                return []
+            }
             // Phone ends card -> server push-starts a replacement -> phone ends that too, 27-102 times a
             // day, stacking stale cards (guard `start-veto`). Holds until some active sid is new.
             if guards.isOn(.startVeto), let veto = box.record.veto, view.activeSids.isSubset(of: veto) {
@@ -57,8 +62,10 @@ extension Watcher {
                     fields: ["veto": .strings(veto.map(\.rawValue).sorted()), "active": .integer(view.activeTotal)])
                 return [.log(line), .saveDevice(deviceId, box.record)]
             }
+            if let held = holdStart(&box, deviceId: deviceId, view: view, now: now) { return held }
             return send(.start, content: content, dismissalDate: nil, box: &box, deviceId: deviceId, now: now)
         }
+        box.startHeldSince = nil
 
         // Zero versus unknown: a count with a known-down host in it is unknown, and must never end
         // or zero the card (the server's half of guard `end-gate-trust`).

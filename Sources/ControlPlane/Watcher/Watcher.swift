@@ -15,6 +15,8 @@ import FleetCore
 /// ```
 public struct Watcher: Sendable {
     public let guards: GuardSet
+    /// How long a due start waits for a foreground app's own card (see ``StartHold``).
+    public let startHold: StartHold
     /// Every device's fleet box.
     public internal(set) var boxes: [DeviceID: FleetBox] = [:]
     /// The sticky `since` baselines of every active session, server-wide (a session's state history is
@@ -26,7 +28,10 @@ public struct Watcher: Sendable {
     var nextBatchId: UInt64 = 1
     var sortedDevices: [DeviceID] = []
 
-    public init(guards: GuardSet = .all) { self.guards = guards }
+    public init(guards: GuardSet = .all, startHold: StartHold = StartHold()) {
+        self.guards = guards
+        self.startHold = startHold
+    }
 
     /// Applies one event; returns what the driver must do, in order.
     @discardableResult
@@ -35,6 +40,7 @@ public struct Watcher: Sendable {
         case .loaded(let devices, let since, let now): load(devices, since: since, now: now)
         case .ticked(let fleet, let now): tick(fleet, now: now)
         case .deviceReported(let deviceId, let profile, _): reportDevice(deviceId, profile)
+        case .appStateReported(let deviceId, let appState, let now): reportAppState(deviceId, appState, now: now)
         case .tokenRegistered(let deviceId, let kind, let env, let hex, let now):
             registerToken(deviceId, LiveActivityToken(kind: kind, env: env, hex: hex, registeredAt: now))
         case .endedReported(let deviceId, let now): reportEnded(deviceId, now: now)

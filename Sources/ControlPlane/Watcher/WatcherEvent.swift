@@ -9,6 +9,8 @@ public enum WatcherEvent: Hashable, Sendable {
     case ticked(FleetSnapshot, at: UnixTime)
     /// `PUT /api/devices/{deviceId}` (tokens in it arrive as separate ``tokenRegistered`` events).
     case deviceReported(DeviceID, DeviceProfile, at: UnixTime)
+    /// The app said it came to the foreground or left it (the optional `appState` of `PUT /api/devices`).
+    case appStateReported(DeviceID, DeviceAppState, at: UnixTime)
     /// A start-token or update-token registration; `hex` is already validated and lower-case.
     case tokenRegistered(DeviceID, TokenKind, PushEnvironment, hex: String, at: UnixTime)
     /// `POST /api/push/live-activity/ended`: the phone ended its card itself.

@@ -8,13 +8,22 @@ public struct DeviceRegistration: Hashable, Sendable, Codable {
     public var pushToStartToken: PushToken?
     /// The list's hidden folders, so the server's card never counts what the list hides.
     public var hiddenDirs: HiddenDirs
+    /// Whether the app is in the foreground, for the default server only: while it is, the server holds
+    /// a due push-start briefly so the card the app makes itself is adopted instead of twinned.
+    public var appState: AppState?
 
     public init(env: PushEnvironment, platform: String = "ios", pushToStartToken: PushToken? = nil,
-                hiddenDirs: HiddenDirs = []) {
+                hiddenDirs: HiddenDirs = [], appState: AppState? = nil) {
         self.env = env
         self.platform = platform
         self.pushToStartToken = pushToStartToken
         self.hiddenDirs = hiddenDirs
+        self.appState = appState
+    }
+
+    /// The app's place on screen, as the `appState` field says it.
+    public enum AppState: String, Hashable, Sendable, Codable {
+        case foreground, background
     }
 }
 
@@ -62,6 +71,7 @@ public enum ControlPlaneCall: Hashable, Sendable {
                 "hiddenDirs": .strings(registration.hiddenDirs.paths),
             ]
             if let token = registration.pushToStartToken { body["pushToStartToken"] = .string(token.hex) }
+            if let appState = registration.appState { body["appState"] = .string(appState.rawValue) }
             return body
         case .registerToken(let registration, let env, let deviceID):
             return ["token": .string(registration.token.hex), "env": .string(env.rawValue),

@@ -32,9 +32,9 @@ public final class FleetAppDriver {
 
     // MARK: The app's entry points (each ends by starting the calls the engine queued)
 
-    /// Trigger 1: call from the app's init.
-    public func launch(cachedSessions: [SessionEntry] = [], hiddenDirs: HiddenDirs = []) {
-        drive { $0.launch(cachedSessions: cachedSessions, hiddenDirs: hiddenDirs) }
+    /// Trigger 1: call from the app's init; `inForeground` is whether iOS launched it on screen (nil: unknown).
+    public func launch(cachedSessions: [SessionEntry] = [], hiddenDirs: HiddenDirs = [], inForeground: Bool? = nil) {
+        drive { $0.launch(cachedSessions: cachedSessions, hiddenDirs: hiddenDirs, inForeground: inForeground) }
     }
 
     /// Trigger 2: a change to the session store or the settings.

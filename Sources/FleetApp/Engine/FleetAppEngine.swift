@@ -29,6 +29,10 @@ public final class FleetAppEngine {
     var callCounter = 0
     var inFlight: [CallID: (server: ServerProfile, call: ControlPlaneCall)] = [:]
     var fetchOrdering = LiveFetchOrdering<(inout SessionModel) -> Void>()
+    /// Whether the app is in the foreground, as far as this process knows (nil: never told).
+    var appState: DeviceRegistration.AppState?
+    /// The `appState` the default server was last sent in this run, so an unchanged one is not re-sent.
+    var appStateSent: DeviceRegistration.AppState?
     /// What storage holds under ``endedReportsOwedKey`` (read at launch, written when it changes).
     var storedEndedReportsOwed: [String] = []
 
@@ -57,10 +61,12 @@ public final class FleetAppEngine {
     /// Trigger 1, launch (`configure`): sweep the tombstones, re-attach to existing cards, observe the
     /// sequences, tell the server about this device, sync at once, and start the first refresh.
     /// `hiddenDirs` are the person's saved settings: without them the first sync would count hidden
-    /// sessions and the device registration would clear the server's filter.
-    public func launch(cachedSessions: [SessionEntry] = [], hiddenDirs: HiddenDirs = []) {
+    /// sessions and the device registration would clear the server's filter. `inForeground` (nil: not
+    /// known) goes to the default server as the registration's `appState`.
+    public func launch(cachedSessions: [SessionEntry] = [], hiddenDirs: HiddenDirs = [], inForeground: Bool? = nil) {
         model.hydrate(fromCache: cachedSessions)
         model.hiddenDirs = hiddenDirs
+        appState = inForeground.map { $0 ? .foreground : .background }
         storedEndedReportsOwed = restoreEndedReportsOwed()
         manage(.launched(
             fleet: host.fleetActivities, retired: host.retiredActivityIDs, endedReportsOwed: storedEndedReportsOwed))
@@ -90,11 +96,15 @@ public final class FleetAppEngine {
 
     /// Trigger 4, foregrounding. After a suspension the model is a cache, so this sync leaves the card
     /// alone; call ``refresh()`` too: the sync that follows its answer is the one that counts.
-    public func foregrounded() { sync(.foregrounded) }
+    public func foregrounded() {
+        reportAppState(.foreground)
+        sync(.foregrounded)
+    }
 
     /// iOS is suspending the app: what it knows of the sessions becomes a cache, not a live answer, until
     /// a fetch sent after it wakes answers (answers to earlier fetches are ignored).
     public func suspended() {
+        reportAppState(.background)
         model.demoteToCache()
         controller.noteSuspended()
         fetchOrdering.suspended()
@@ -213,10 +223,24 @@ public final class FleetAppEngine {
     func reportEnded() { manage(.cardEndToReport) }
 
     func sendDeviceRegistration() {
-        let registration = DeviceRegistration(env: configuration.environment, hiddenDirs: model.hiddenDirs)
-        for server in configuration.registrationTargets(guards: guards) {
-            send(.putDevice(configuration.deviceID, registration), to: server)
+        for server in configuration.registrationTargets(guards: guards) { sendDeviceRegistration(to: server) }
+    }
+
+    /// `PUT /api/devices` to `server`; the default server also hears whether the app is in the foreground.
+    func sendDeviceRegistration(to server: ServerProfile) {
+        var registration = DeviceRegistration(env: configuration.environment, hiddenDirs: model.hiddenDirs)
+        if server.name == configuration.defaultServer?.name {
+            registration.appState = appState
+            appStateSent = appState
         }
+        send(.putDevice(configuration.deviceID, registration), to: server)
+    }
+
+    /// Tells the default server the app came to the foreground or left it, unless it already knows.
+    func reportAppState(_ state: DeviceRegistration.AppState) {
+        appState = state
+        guard state != appStateSent, let server = configuration.defaultServer else { return }
+        sendDeviceRegistration(to: server)
     }
 
     func send(_ call: ControlPlaneCall, toServerNamed name: String) {

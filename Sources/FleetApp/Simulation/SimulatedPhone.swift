@@ -54,7 +54,7 @@ public final class SimulatedPhone {
             configuration: configuration, host: host, outbox: outbox, storage: storage, clock: clock, guards: guards,
             firstCallID: lastCallID + 1)
         app = engine
-        engine.launch(cachedSessions: cachedSessions, hiddenDirs: hiddenDirs)
+        engine.launch(cachedSessions: cachedSessions, hiddenDirs: hiddenDirs, inForeground: inForeground)
     }
 
     /// The app comes to the foreground (trigger 4); launches it first if it is not running.
