@@ -4,4 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests
 bash scripts/check-apple-sources.sh
-swift test --skip-build "$@"
+# Serial: many suites run real loopback servers and child processes, and on a 2-core machine parallel
+# suites starve each other's tasks for seconds (a 2-thread cooperative pool). Serial, the whole run
+# takes about 10 s and no test's outcome depends on what else happens to be running.
+swift test --skip-build --no-parallel "$@"
