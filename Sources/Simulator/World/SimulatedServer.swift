@@ -128,6 +128,10 @@ final class SimulatedServer {
         noteChange(simulation)
     }
 
+    func appStateReported(_ device: DeviceID, _ appState: DeviceAppState, _ simulation: Simulation) {
+        handle(.appStateReported(device, appState, at: simulation.unixNow), simulation)
+    }
+
     func tokenRegistered(_ device: DeviceID, _ kind: TokenKind, _ environment: PushEnvironment, hex: String, _ simulation: Simulation) {
         handle(.tokenRegistered(device, kind, environment, hex: hex, at: simulation.unixNow), simulation)
         noteChange(simulation)

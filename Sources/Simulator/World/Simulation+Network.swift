@@ -61,6 +61,9 @@ extension Simulation {
     private func serve(_ call: ControlPlaneCall, at server: SimulatedServer, from phone: Phone) -> ControlPlaneReply {
         switch call {
         case .putDevice(let device, let registration):
+            if let appState = registration.appState.flatMap({ DeviceAppState(rawValue: $0.rawValue) }) {
+                server.appStateReported(device, appState, self)
+            }
             server.deviceReported(
                 device, DeviceProfile(env: registration.env, platform: registration.platform, hiddenDirs: registration.hiddenDirs),
                 self)
