@@ -1,3 +1,5 @@
+import FleetCore
+
 /// An APNs token for a Live Activity (push-to-start or update), held as lower-case hex.
 ///
 /// Its `description` shows only the first 8 hex characters: a whole token never reaches a log.
@@ -7,9 +9,8 @@ public struct PushToken: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// A token from hex text (16 to 512 hex characters, any case), or nil when it is not one.
     public init?(hex: String) {
-        let lower = hex.lowercased()
-        guard (16...512).contains(lower.utf8.count), lower.utf8.allSatisfy(Self.isHexDigit) else { return nil }
-        self.hex = lower
+        guard let normalized = TokenHex.normalized(hex) else { return nil }
+        self.hex = normalized
     }
 
     /// A token from the bytes ActivityKit hands over (`Data`), hex-encoded.
@@ -24,7 +25,7 @@ public struct PushToken: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// The first 8 hex characters and an ellipsis: the only form of a token a log may carry.
-    public var abbreviated: String { String(hex.prefix(8)) + "…" }
+    public var abbreviated: String { TokenHex.short(hex) + "…" }
 
     public var description: String { abbreviated }
 
@@ -42,7 +43,4 @@ public struct PushToken: Hashable, Sendable, Codable, CustomStringConvertible {
         try container.encode(hex)
     }
 
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-    }
 }
