@@ -1,3 +1,4 @@
+import FleetCore
 import Foundation
 
 /// The control plane's configuration (contract section 4): the process environment first, then
@@ -42,7 +43,7 @@ public struct ServerConfig: Hashable, Sendable {
     ) throws(ConfigError) -> ServerConfig {
         let home = environment["LFG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.lfg")
-        let fromFile = readFile(home + "/.env").map(parseDotEnv) ?? [:]
+        let fromFile = readFile(home + "/.env").map(DotEnv.parse) ?? [:]
         let values = fromFile.merging(environment) { _, process in process }
         func value(_ name: String) -> String? { values[name].flatMap { $0.isEmpty ? nil : $0 } }
         func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
@@ -65,24 +66,6 @@ public struct ServerConfig: Hashable, Sendable {
                 productionURL: value("LFG_APNS_PRODUCTION_URL") ?? "https://api.push.apple.com",
                 caFile: value("LFG_APNS_CA_FILE")),
             values: values)
-    }
-
-    /// Parses `.env` text: `NAME=value` lines, `#` comments, optional `export `, optional quotes.
-    public static func parseDotEnv(_ text: String) -> [String: String] {
-        var values: [String: String] = [:]
-        for rawLine in text.split(whereSeparator: \.isNewline) {
-            var line = rawLine.trimmingCharacters(in: .whitespaces)
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            if line.hasPrefix("export ") { line = String(line.dropFirst(7)) }
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
-            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
-                value = String(value.dropFirst().dropLast())
-            }
-            values[name] = value
-        }
-        return values
     }
 }
 

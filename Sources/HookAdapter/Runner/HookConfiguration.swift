@@ -36,7 +36,7 @@ public struct HookConfiguration: Hashable, Sendable {
     /// Resolves the configuration from `environment`, reading files through `readFile` (path -> text).
     public static func resolve(environment: [String: String], readFile: (String) -> String?) -> HookConfiguration {
         let home = environment["LFG_HOME"].nonEmpty ?? ((environment["HOME"].nonEmpty ?? ".") + "/.lfg")
-        let dotEnv = readFile(home + "/.env").map(parseDotEnv) ?? [:]
+        let dotEnv = readFile(home + "/.env").map(DotEnv.parse) ?? [:]
         func setting(_ name: String) -> String? { environment[name].nonEmpty ?? dotEnv[name].nonEmpty }
         var url = setting("LFG_URL") ?? defaultURL
         while url.hasSuffix("/") { url.removeLast() }
@@ -45,24 +45,6 @@ public struct HookConfiguration: Hashable, Sendable {
         return HookConfiguration(
             home: home, url: url, token: setting("LFG_AUTH_TOKEN") ?? tokenFile.nonEmpty,
             host: setting("LFG_HOST").map { HostID($0) } ?? .local, timeBudget: budget ?? HookRunner.timeBudget)
-    }
-
-    /// `KEY=VALUE` lines; `#` comments, blank lines, an `export ` prefix and surrounding quotes allowed.
-    static func parseDotEnv(_ text: String) -> [String: String] {
-        var values: [String: String] = [:]
-        for rawLine in text.split(whereSeparator: \.isNewline) {
-            var line = String(rawLine).trimmingWhitespace()
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            if line.hasPrefix("export ") { line = String(line.dropFirst(7)) }
-            guard let split = line.firstIndex(of: "=") else { continue }
-            let key = String(line[..<split]).trimmingWhitespace()
-            var value = String(line[line.index(after: split)...]).trimmingWhitespace()
-            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
-                value = String(value.dropFirst().dropLast())
-            }
-            values[key] = value
-        }
-        return values
     }
 }
 
