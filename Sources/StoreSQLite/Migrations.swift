@@ -22,7 +22,17 @@ enum Migrations {
                 origin TEXT NOT NULL, adopted_at REAL, ended_at REAL, end_reason TEXT);
             CREATE INDEX card_history_by_device ON card_history (device_id, id);
             """
-        )
+        ),
+        (
+            "002_broadcast_channels",
+            """
+            ALTER TABLE devices ADD COLUMN channel TEXT;
+            ALTER TABLE devices ADD COLUMN retiring_card TEXT;
+            CREATE TABLE retired_channels (
+                channel_id TEXT PRIMARY KEY NOT NULL, env TEXT NOT NULL, device_id TEXT NOT NULL,
+                created_at REAL NOT NULL, position INTEGER NOT NULL);
+            """
+        ),
     ]
 
     /// Applies every migration not yet recorded, each in its own transaction.

@@ -69,7 +69,7 @@ extension APIRouter {
                     return ok
                 }
             },
-        ] + liveActivityRoutes(service)
+        ] + deviceRoutes(service) + liveActivityRoutes(service)
     }
 
     static func liveActivityRoutes(_ service: ControlPlaneService) -> [Route] {

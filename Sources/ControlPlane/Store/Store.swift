@@ -25,6 +25,10 @@ public enum StoreWrite: Hashable, Sendable {
     case putSince(SinceMap)
     case deleteSince([SessionID])
     case recordHistory(CardHistoryEvent)
+    /// Replaces the list of channels awaiting deletion.
+    case putRetiredChannels([DeviceChannel])
+    /// Removes a device's record and its tokens.
+    case deleteDevice(DeviceID)
 }
 
 /// Everything a store holds, as loaded at start.
@@ -33,15 +37,18 @@ public struct StoreContents: Hashable, Sendable {
     public var hosts: [HostID: HostHeartbeat]
     public var devices: [DeviceID: DeviceRecord]
     public var since: SinceMap
+    /// Channels no device needs any more whose deletion APNs has not confirmed.
+    public var retiredChannels: [DeviceChannel]
 
     public init(
         sessions: [SessionID: SessionReport] = [:], hosts: [HostID: HostHeartbeat] = [:],
-        devices: [DeviceID: DeviceRecord] = [:], since: SinceMap = [:]
+        devices: [DeviceID: DeviceRecord] = [:], since: SinceMap = [:], retiredChannels: [DeviceChannel] = []
     ) {
         self.sessions = sessions
         self.hosts = hosts
         self.devices = devices
         self.since = since
+        self.retiredChannels = retiredChannels
     }
 }
 

@@ -13,7 +13,16 @@ extension WatcherEffect {
     }
 }
 
+extension WatcherEffect {
+    /// The channel request, when this effect is one.
+    public var channelRequest: ChannelRequest? {
+        if case .requestChannel(let request) = self { return request }
+        return nil
+    }
+}
+
 extension [WatcherEffect] {
+    public var channelRequests: [ChannelRequest] { compactMap(\.channelRequest) }
     public var batches: [PushBatch] { compactMap(\.batch) }
     public var logLines: [DecisionLogLine] { compactMap(\.logLine) }
     /// The events of the log lines, in order.

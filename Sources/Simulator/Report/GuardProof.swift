@@ -43,6 +43,13 @@ public struct GuardProof: Sendable {
         GuardProof(guard: .pushPortGate, scenario: "F", failure: "a scratch server pushes a card of its own", figures: [starts, pushes]),
         GuardProof(guard: .maxRows, scenario: "B", failure: "overheight card, header clipped", figures: [overheight, correct]),
         GuardProof(guard: .endedReportWins, scenario: "F", failure: "an /ended mid-load is lost; the dead card resurrected", figures: [correct, p99]),
+        // The five rules of issue 11: placeholders until the simulator models channels, stale dates,
+        // the 8-hour end and the priority budget (the "sim" helper picks the scenario and figures).
+        GuardProof(guard: .broadcastChannels, scenario: "B", failure: "an idle phone's card goes to a dead token", figures: [correct]),
+        GuardProof(guard: .staleDate, scenario: "B", failure: "a card nobody can reach looks live", figures: [correct]),
+        GuardProof(guard: .renewal, scenario: "B", failure: "iOS ends the card at 8 hours", figures: [correct]),
+        GuardProof(guard: .tokenForgetting, scenario: "B", failure: "updates go to an ended card's token", figures: [correct]),
+        GuardProof(guard: .priorityBudget, scenario: "B", failure: "every change spends the priority-10 budget", figures: [pushes]),
     ]
 
     /// Runs every proof with `seed` and returns the table.
