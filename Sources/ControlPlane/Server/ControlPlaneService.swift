@@ -115,13 +115,7 @@ public actor ControlPlaneService {
                 case .send(let batch): outgoing.batches.append(batch)
                 case .requestChannel(let request): outgoing.channelRequests.append(request)
                 case .log(let line): lines.append(line)
-                case .saveDevice(let deviceId, let record): allWrites.append(.putDevice(deviceId, record))
-                case .saveSince(let changed, let removed):
-                    if !changed.isEmpty { allWrites.append(.putSince(changed)) }
-                    if !removed.isEmpty { allWrites.append(.deleteSince(removed)) }
-                case .recordHistory(let event): allWrites.append(.recordHistory(event))
-                case .saveRetiredChannels(let channels): allWrites.append(.putRetiredChannels(channels))
-                case .forgetDevice(let deviceId): allWrites.append(.deleteDevice(deviceId))
+                default: allWrites += effect.storeWrites
                 }
             }
         }

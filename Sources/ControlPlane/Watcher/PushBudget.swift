@@ -32,7 +32,7 @@ public struct PushBudget: Hashable, Sendable {
     /// kept spare for the app's own work and for iOS counting differently).
     public var immediatePerHour: Int
 
-    public init(routineInterval: Double = 10, immediatePerHour: Int = 12) {
+    public init(routineInterval: Double = 5, immediatePerHour: Int = 12) {
         self.routineInterval = routineInterval
         self.immediatePerHour = immediatePerHour
     }

@@ -43,15 +43,13 @@ extension Watcher {
         box.generation &+= 1
         box.endGate = EndGateState()
         if !isLoaded { box.isEndedReportedBeforeLoad = true }
-        var effects: [WatcherEffect] = [
-            .log(DecisionLogLine(
-                ts: now, event: .clientEnded, deviceId: deviceId,
-                fields: ["veto": .strings(population.map(\.rawValue).sorted()), "hadCard": .bool(hadCard)]))
-        ]
+        // The ended card's update token is a corpse now (guard `token-forgetting`).
+        var effects = guards.isOn(.tokenForgetting)
+            ? forgetUpdateTokens(&box, deviceId: deviceId, reason: "client-ended", now: now) : []
+        effects.append(.log(DecisionLogLine(
+            ts: now, event: .clientEnded, deviceId: deviceId,
+            fields: ["veto": .strings(population.map(\.rawValue).sorted()), "hadCard": .bool(hadCard)])))
         if hadCard { effects.append(.recordHistory(.ended(deviceId, at: now, reason: .clientEnded))) }
-        if guards.isOn(.tokenForgetting) {
-            effects += forgetUpdateTokens(&box, deviceId: deviceId, reason: "client-ended", now: now)
-        }
         effects.append(.saveDevice(deviceId, box.record))
         return effects
     }
