@@ -24,7 +24,15 @@ enum Migrations {
             """
         ),
         (
-            "002_broadcast_channels",
+            "002_questions",
+            """
+            CREATE TABLE questions (
+                id TEXT PRIMARY KEY NOT NULL, sid TEXT NOT NULL, state TEXT NOT NULL, created_at REAL NOT NULL,
+                question TEXT NOT NULL);
+            """
+        ),
+        (
+            "003_broadcast_channels",
             """
             ALTER TABLE devices ADD COLUMN channel TEXT;
             ALTER TABLE devices ADD COLUMN retiring_card TEXT;

@@ -67,6 +67,10 @@ public actor SQLiteStore: Store {
             contents.retiredChannels.append(
                 DeviceChannel(id: id, env: env, deviceId: DeviceID(row.text(2)), createdAt: row.real(3)))
         }
+        try connection.statement("SELECT question FROM questions").run { row throws(StoreError) in
+            let question = try Self.decode(Question.self, row.text(0), decoder)
+            contents.questions[question.id] = question
+        }
         return contents
     }
 
@@ -129,6 +133,16 @@ public actor SQLiteStore: Store {
         case .deleteDevice(let deviceId):
             try connection.statement("DELETE FROM tokens WHERE device_id = ?1").run([.text(deviceId.rawValue)])
             try connection.statement("DELETE FROM devices WHERE device_id = ?1").run([.text(deviceId.rawValue)])
+        case .putQuestion(let question):
+            try connection.statement(
+                "INSERT OR REPLACE INTO questions (id, sid, state, created_at, question) VALUES (?1, ?2, ?3, ?4, ?5)"
+            ).run([
+                .text(question.id.rawValue), .text(question.sid.rawValue), .text(question.state.rawValue),
+                .real(question.createdAt), .text(try Self.encode(question)),
+            ])
+        case .deleteQuestions(let ids):
+            let statement = try connection.statement("DELETE FROM questions WHERE id = ?1")
+            for id in ids { try statement.run([.text(id.rawValue)]) }
         }
     }
 

@@ -62,6 +62,11 @@ public enum DecisionEvent: String, Hashable, Sendable, Codable, CaseIterable {
     case renewed
     /// The server forgot a card iOS has ended at its 8-hour limit (no renewal could replace it).
     case cardExpired = "card-expired"
+    /// A question alert (or its withdrawal) sent to one device's `apnsToken` (contract 8.2).
+    case alert
+    case questionAnswered = "question-answered"
+    case questionCancelled = "question-cancelled"
+    case questionExpired = "question-expired"
 }
 
 /// One line of `$LFG_HOME/liveactivity.log`: `{"ts", "event", "deviceId", ...fields}`.

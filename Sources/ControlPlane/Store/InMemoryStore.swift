@@ -55,6 +55,8 @@ public final class InMemoryStore: Store {
         case .recordHistory(let event): history.apply(event)
         case .putRetiredChannels(let channels): contents.retiredChannels = channels
         case .deleteDevice(let deviceId): contents.devices[deviceId] = nil
+        case .putQuestion(let question): contents.questions[question.id] = question
+        case .deleteQuestions(let ids): for id in ids { contents.questions[id] = nil }
         }
     }
 }
