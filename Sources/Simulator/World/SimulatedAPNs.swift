@@ -21,8 +21,9 @@ extension Simulation {
     func sendThroughAPNs(_ target: PushTarget, of batch: PushBatch, answered: @escaping (TokenResult, Simulation) -> Void) {
         metrics.pushSent()
         note("apns: \(batch.action.rawValue) -> \(target.shortHex) (\(target.env.rawValue))")
-        let latency = random.uniform(environment.apnsLatency)
-        let isTransientFailure = random.chance(environment.apnsTransientFailure[target.env] ?? 0)
+        var chance = draw(.apns, target.hex)
+        let latency = chance.uniform(environment.apnsLatency)
+        let isTransientFailure = chance.chance(environment.apnsTransientFailure[target.env] ?? 0)
         after(latency) { simulation in
             let (status, reason) = simulation.deliver(target, of: batch, transientFailure: isTransientFailure)
             simulation.note("apns: \(batch.action.rawValue) \(target.shortHex) answered \(status)")
