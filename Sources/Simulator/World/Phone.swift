@@ -45,7 +45,8 @@ final class Phone {
             defaultServerName: servers[0])
         rig = FleetAppTesting.SimulatedPhone(
             configuration: configuration, clock: simulation.clock.phoneClock,
-            behaviour: InMemoryActivityHost.Behaviour(tokenLatency: simulation.environment.tokenMintDelay),
+            behaviour: InMemoryActivityHost.Behaviour(
+                tokenLatency: simulation.environment.tokenMintDelay, supportsChannels: simulation.ios.supportsChannels),
             installID: UInt32(index + 1), guards: simulation.guards)
     }
 

@@ -13,6 +13,7 @@ public final class Simulation {
     public static let epoch: UnixTime = 1_764_400_000
 
     public let guards: GuardSet
+    public let ios: IOSVersion
     public let environment: SimulationEnvironment
     public let duration: Double
     /// Seconds since the run began.
@@ -33,7 +34,8 @@ public final class Simulation {
     var trace: [String]?
     private var nextSessionNumber = 0
 
-    init(seed: UInt64, guards: GuardSet, environment: SimulationEnvironment, duration: Double) {
+    init(seed: UInt64, ios: IOSVersion, guards: GuardSet, environment: SimulationEnvironment, duration: Double) {
+        self.ios = ios
         self.script = SplitMix64(seed: seed)
         self.streams = RandomStreams(seed: seed)
         self.guards = guards
