@@ -19,11 +19,11 @@ extension PushGateway {
     /// A gateway without channel support answers every publish with a failure (status 0) that names it,
     /// so a channel device logs `channel-failed` and falls back to token mode instead of going silent.
     public func publish(_ batch: PushBatch) async -> ChannelAnswer {
-        ChannelAnswer(status: 0, reason: "this push gateway cannot publish to broadcast channels")
+        ChannelAnswer(status: 0, failure: "this push gateway cannot publish to broadcast channels")
     }
 
     public func perform(_ request: ChannelRequest) async -> ChannelAnswer {
-        ChannelAnswer(status: 0, reason: "this push gateway cannot manage broadcast channels")
+        ChannelAnswer(status: 0, failure: "this push gateway cannot manage broadcast channels")
     }
 }
 
@@ -59,12 +59,12 @@ public final class ScriptedPushGateway: PushGateway {
     public func limitChannels(to limit: Int) { state.withLock { $0.channels.limit = limit } }
 
     /// The next `count` channel requests answer `status` and `reason` (then the script resumes).
-    public func failChannelRequests(_ count: Int, status: Int, reason: String?) {
+    public func failChannelRequests(_ count: Int, status: Int, reason: APNsReason?) {
         state.withLock { $0.channels.failures += Array(repeating: (status, reason), count: count) }
     }
 
     /// From now on, every publish answers `status` (and `reason`).
-    public func answerPublishes(status: Int, reason: String? = nil) {
+    public func answerPublishes(status: Int, reason: APNsReason? = nil) {
         state.withLock { $0.channels.publishAnswer = (status, reason) }
     }
 

@@ -118,7 +118,7 @@ extension Watcher {
             if answer.isCreationHopeless || box.record.channel.failures >= policy.channelAttempts {
                 // At the limit (or broadcast off, or APNs failing again and again) the device runs in token
                 // mode: it still gets a card, updated through its update token, as on iOS 17.
-                let reason = answer.reason ?? "status \(answer.status)"
+                let reason = answer.reasonText ?? "status \(answer.status)"
                 box.record.channel.fallbackReason = reason
                 box.record.channel.retryAt = nil
                 fields["fallback"] = .string(CardMode.token.rawValue)
@@ -164,7 +164,7 @@ extension Watcher {
             "operation": .string(operation), "env": .string(env.rawValue), "status": .integer(answer.status),
             "ms": .number(answer.milliseconds),
         ]
-        if let reason = answer.reason { fields["reason"] = .string(reason) }
+        if let reason = answer.reasonText { fields["reason"] = .string(reason) }
         return fields
     }
 

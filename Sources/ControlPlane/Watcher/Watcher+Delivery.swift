@@ -13,7 +13,7 @@ extension Watcher {
         var effects: [WatcherEffect] = []
         let isDelivered: Bool
         if let channel = batch.channel {
-            let answer = receipt.broadcast ?? ChannelAnswer(status: 0, reason: "no answer to the broadcast")
+            let answer = receipt.broadcast ?? ChannelAnswer(status: 0, failure: "no answer to the broadcast")
             effects.append(.log(Self.broadcastLine(answer, action: batch.action, channel: channel, deviceId: deviceId, now: now)))
             isDelivered = answer.isPublished
             if answer.isChannelUnknown {
@@ -137,7 +137,7 @@ extension Watcher {
             "action": .string(action.rawValue), "channel": .string(channel.shortId), "env": .string(channel.env.rawValue),
             "status": .integer(answer.status), "ms": .number(answer.milliseconds),
         ]
-        if let reason = answer.reason { fields["reason"] = .string(reason) }
+        if let reason = answer.reasonText { fields["reason"] = .string(reason) }
         return DecisionLogLine(ts: now, event: .broadcast, deviceId: deviceId, fields: fields)
     }
 
