@@ -2,6 +2,7 @@ import APNs
 import ControlPlane
 import ControlPlaneTesting
 import FleetApp
+import FleetAppTesting
 import FleetCore
 import Foundation
 import HTTPTypes
