@@ -52,8 +52,8 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["HTTPTypes", "CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["HTTPTypes", "CCurl", "CCurlShims"], swiftSettings: strict),
         .target(name: "ControlPlane", dependencies: ["FleetCore", "APNs", "HTTPTypes"], swiftSettings: strict),
-        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "CSQLite"], swiftSettings: strict),
-        .target(name: "ControlPlaneTesting", dependencies: ["ControlPlane", "AsyncTesting"], swiftSettings: strict),
+        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "APNs", "CSQLite"], swiftSettings: strict),
+        .target(name: "ControlPlaneTesting", dependencies: ["ControlPlane", "APNs", "AsyncTesting"], swiftSettings: strict),
 
         // MARK: app side
         .target(name: "FleetApp", dependencies: ["FleetCore", "HTTPTypes"], swiftSettings: strict),

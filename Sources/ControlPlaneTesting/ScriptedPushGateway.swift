@@ -1,3 +1,4 @@
+import APNs
 import AsyncTesting
 import ControlPlane
 import Synchronization
@@ -20,6 +21,7 @@ public final class ScriptedPushGateway: PushGateway {
         var answers: [String: (Int, String?)] = [:]
         var delivered: [PushBatch] = []
         var unexpected: [PushTarget] = []
+        var channels = ScriptedChannels()
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
@@ -47,7 +49,26 @@ public final class ScriptedPushGateway: PushGateway {
         state.withLock { $0.answers[hex] = (status, reason) }
     }
 
-    /// Every batch delivered so far, in order.
+    /// Every channel request carried out so far, in order.
+    public var channelRequests: [ChannelRequest] { state.withLock { $0.channels.requests } }
+
+    /// The channels that exist now (made and not deleted).
+    public var liveChannels: [BroadcastChannelID] { state.withLock { $0.channels.live } }
+
+    /// From now on, channel creation answers 400 `CannotCreateChannelConfig` once `limit` channels exist.
+    public func limitChannels(to limit: Int) { state.withLock { $0.channels.limit = limit } }
+
+    /// The next `count` channel requests answer `status` and `reason` (then the script resumes).
+    public func failChannelRequests(_ count: Int, status: Int, reason: String?) {
+        state.withLock { $0.channels.failures += Array(repeating: (status, reason), count: count) }
+    }
+
+    /// From now on, every publish answers `status` (and `reason`).
+    public func answerPublishes(status: Int, reason: String? = nil) {
+        state.withLock { $0.channels.publishAnswer = (status, reason) }
+    }
+
+    /// Every batch delivered so far (token sends and broadcasts), in order.
     public var delivered: [PushBatch] { state.withLock { $0.delivered } }
 
     /// Every target asked about that nobody scripted (only with ``Unscripted/fail``).
@@ -72,11 +93,9 @@ public final class ScriptedPushGateway: PushGateway {
     }
 
     public func deliver(_ batch: PushBatch) async -> [TokenResult] {
-        onDeliver?(batch)
-        let (results, ready, surprises) = state.withLock { state in
-            state.delivered.append(batch)
-            var surprises: [PushTarget] = []
-            let results = batch.targets.map { target in
+        var surprises: [PushTarget] = []
+        let results = record(batch) { state in
+            batch.targets.map { target in
                 if let (status, reason) = state.answers[target.hex] {
                     return TokenResult(target: target, status: status, reason: reason, apnsId: nil, milliseconds: 0)
                 }
@@ -84,22 +103,40 @@ public final class ScriptedPushGateway: PushGateway {
                 case .answer(let status):
                     return TokenResult(target: target, status: status, reason: nil, apnsId: nil, milliseconds: 0)
                 case .fail:
+                    state.unexpected.append(target)
                     surprises.append(target)
                     return TokenResult(target: target, status: 0, reason: "unscripted token", apnsId: nil, milliseconds: 0)
                 }
             }
-            state.unexpected += surprises
-            let count = state.delivered.count
-            let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
-            state.waiters.removeAll { $0.count <= count }
-            return (results, ready, surprises)
         }
         for target in surprises {
             let message = "ScriptedPushGateway: a \(batch.action.rawValue) push to token \(target.shortHex) nobody scripted; "
                 + "call answer(_:status:) for it, or make the gateway with .answeringEverything(status:)"
             Issue.record(Comment(rawValue: message))
         }
-        for continuation in ready { continuation.resume() }
         return results
+    }
+
+    public func publish(_ batch: PushBatch) async -> ChannelAnswer {
+        record(batch) { state in state.channels.publish(batch) }
+    }
+
+    public func perform(_ request: ChannelRequest) async -> ChannelAnswer {
+        state.withLock { $0.channels.perform(request) }
+    }
+
+    /// Records `batch`, answers it with `answer`, and wakes whoever waits for this many deliveries.
+    private func record<Answer>(_ batch: PushBatch, _ answer: (inout State) -> Answer) -> Answer {
+        onDeliver?(batch)
+        let (result, ready) = state.withLock { state in
+            state.delivered.append(batch)
+            let result = answer(&state)
+            let count = state.delivered.count
+            let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
+            state.waiters.removeAll { $0.count <= count }
+            return (result, ready)
+        }
+        for continuation in ready { continuation.resume() }
+        return result
     }
 }
