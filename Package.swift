@@ -34,6 +34,7 @@ let package = Package(
 
         // MARK: shared
         .target(name: "FleetCore", swiftSettings: strict),
+        .target(name: "FleetCoreTesting", dependencies: ["FleetCore"], swiftSettings: strict),
 
         // MARK: APNs provider
         .target(name: "APNs", dependencies: ["FleetCore"], swiftSettings: strict),
@@ -56,7 +57,7 @@ let package = Package(
 
         // MARK: tools
         .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "APNs"], swiftSettings: strict),
-        .target(name: "Diagnosis", swiftSettings: strict),
+        .target(name: "Diagnosis", dependencies: ["FleetCore"], swiftSettings: strict),
         .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes"], swiftSettings: strict),
         .target(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "HTTPTypes", "HTTPClient", "APNsMock"],
@@ -76,7 +77,7 @@ let package = Package(
         .executableTarget(name: "lfg", dependencies: ["LFGCommand"], swiftSettings: strict),
 
         // MARK: tests (one target per module)
-        .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore"], swiftSettings: strict),
+        .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore", "FleetCoreTesting"], swiftSettings: strict),
         .testTarget(
             name: "APNsTests", dependencies: ["APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTP2Wire"], swiftSettings: strict
         ),
@@ -89,13 +90,13 @@ let package = Package(
         .testTarget(
             name: "FleetAppTests", dependencies: ["FleetApp", "FleetCore", "HTTPTypes", "ControlPlane", "APNs"], swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
-        .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis"], swiftSettings: strict),
+        .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis", "FleetCore", "FleetCoreTesting"], swiftSettings: strict),
         .testTarget(
             name: "DemoTests",
             dependencies: ["Demo", "LFGCommand", "FleetApp", "FleetCore", "ControlPlane", "APNsMock", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(
-            name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "HTTPTypes"],
+            name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "FleetCoreTesting", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(
             name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes"], swiftSettings: strict),

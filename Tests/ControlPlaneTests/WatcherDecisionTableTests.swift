@@ -25,9 +25,9 @@ import Testing
         #expect(batch.contentState.working == 1)
         #expect(batch.contentState.rows.map(\.sid) == ["s1"])
         let decide = try #require(effects.logLines.first)
-        #expect(decide.fields["action"] == .string("start"))
-        #expect(decide.fields["tokens"] == .integer(2))
-        #expect(decide.fields["rows"] == .strings(["s1:working"]))
+        #expect(decide.action == .start)
+        #expect(decide.integer(.tokens) == 2)
+        #expect(decide.strings(.rows) == ["s1:working"])
     }
 
     @Test("A start counts as delivered when one token accepts")

@@ -16,12 +16,9 @@ extension Watcher {
             effects.append(.log(Self.sendLine(result, action: batch.action, deviceId: deviceId, now: now)))
             if result.isTokenDead, box.record.tokens.prune(result.target) {
                 isRecordChanged = true
-                effects.append(.log(DecisionLogLine(
-                    ts: now, event: .tokenPruned, deviceId: deviceId,
-                    fields: [
-                        "token": .string(result.target.shortHex), "env": .string(result.target.env.rawValue),
-                        "kind": .string(result.target.kind.rawValue), "status": .integer(result.status),
-                    ])))
+                effects.append(.log(.tokenPruned(
+                    at: now, deviceId: deviceId, token: result.target.hex, env: result.target.env,
+                    kind: result.target.kind.rawValue, status: result.status, reason: result.reason)))
             }
         }
 
@@ -29,13 +26,8 @@ extension Watcher {
         let attempted = receipt.results.count
         if !isDelivered(batch.action, accepted: accepted, attempted: attempted) {
             // Short of the threshold the card is left as it was, so the next tick re-sends.
-            let event: DecisionEvent = accepted == 0 ? .noneAccepted : .partial
-            effects.append(.log(DecisionLogLine(
-                ts: now, event: event, deviceId: deviceId,
-                fields: [
-                    "action": .string(batch.action.rawValue), "accepted": .integer(accepted),
-                    "attempted": .integer(attempted),
-                ])))
+            effects.append(.log(.shortfall(
+                at: now, deviceId: deviceId, action: batch.action, accepted: accepted, attempted: attempted)))
         } else if pending.generation == box.generation {
             isRecordChanged = true
             effects += applyDelivered(batch, to: &box, now: now)
@@ -75,13 +67,9 @@ extension Watcher {
     static func sendLine(_ result: TokenResult, action: PushAction, deviceId: DeviceID, now: UnixTime)
         -> DecisionLogLine
     {
-        var fields: [String: LogValue] = [
-            "action": .string(action.rawValue), "token": .string(result.target.shortHex),
-            "env": .string(result.target.env.rawValue), "status": .integer(result.status),
-            "ms": .number(result.milliseconds),
-        ]
-        if let reason = result.reason { fields["reason"] = .string(reason) }
-        if let apnsId = result.apnsId { fields["apnsId"] = .string(apnsId) }
-        return DecisionLogLine(ts: now, event: .send, deviceId: deviceId, fields: fields)
+        .send(
+            at: now, deviceId: deviceId, action: action, token: result.target.hex, env: result.target.env,
+            answer: LoggedAnswer(
+                status: result.status, reason: result.reason, apnsId: result.apnsId, milliseconds: result.milliseconds))
     }
 }

@@ -57,9 +57,8 @@ extension Watcher {
             if guards.isOn(.startVeto), let veto = box.record.veto, view.activeSids.isSubset(of: veto) {
                 guard !box.record.isVetoLogged else { return [] }
                 box.record.isVetoLogged = true
-                let line = DecisionLogLine(
-                    ts: now, event: .startVetoed, deviceId: deviceId,
-                    fields: ["veto": .strings(veto.map(\.rawValue).sorted()), "active": .integer(view.activeTotal)])
+                let line = DecisionLogLine.startVetoed(
+                    at: now, deviceId: deviceId, veto: Array(veto), active: view.activeTotal)
                 return [.log(line), .saveDevice(deviceId, box.record)]
             }
             if let held = holdStart(&box, deviceId: deviceId, view: view, now: now) { return held }
@@ -93,20 +92,15 @@ extension Watcher {
         guard !targets.isEmpty else {
             guard box.noTokensLogged != action else { return [] }
             box.noTokensLogged = action
-            return [.log(DecisionLogLine(ts: now, event: .noTokens, deviceId: deviceId, fields: ["action": .string(action.rawValue)]))]
+            return [.log(.noTokens(at: now, deviceId: deviceId, action: action))]
         }
         box.noTokensLogged = nil
         let batch = PushBatch(
             id: makeBatchId(), deviceId: deviceId, action: action, contentState: content,
             dismissalDate: dismissalDate, targets: targets, decidedAt: now)
         box.pending = PendingPush(batch: batch, generation: box.generation)
-        let decide = DecisionLogLine(
-            ts: now, event: .decide, deviceId: deviceId,
-            fields: [
-                "action": .string(action.rawValue), "tokens": .integer(targets.count),
-                "working": .integer(content.working), "needsInput": .integer(content.needsInput),
-                "rows": .strings(content.rows.map { "\($0.sid.rawValue):\($0.state.rawValue)" }),
-            ])
+        let decide = DecisionLogLine.decide(
+            at: now, deviceId: deviceId, action: action, tokens: targets.count, content: content)
         return [.log(decide), .send(batch)]
     }
 }

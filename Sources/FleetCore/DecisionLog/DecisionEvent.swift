@@ -1,0 +1,70 @@
+/// Every event of the decision log (`$LFG_HOME/liveactivity.log`, contract sections 7 and 8).
+///
+/// The one place event names are spelled: the writer, `lfg diagnose`, the dashboard and the simulator
+/// all take them from here. `fields` is each event's record shape; a line built any other way fails
+/// its schema check (`DecisionLogLine.schemaViolations`). Add an event here, with its fields, and a
+/// typed constructor beside the others (`DecisionLogLine+Cards.swift` and friends).
+public enum DecisionEvent: String, Hashable, Sendable, Codable, CaseIterable {
+    // Section 7: the card's decisions and sends.
+    case decide, send
+    case noTokens = "no-tokens"
+    case noneAccepted = "none-accepted"
+    case partial
+    case clientEnded = "client-ended"
+    case adopted
+    case startVetoed = "start-vetoed"
+    case tokenPruned = "token-pruned"
+    /// A due start waits a short grace because the app is in the foreground and about to register its own card.
+    case startHeld = "start-held"
+    // Section 8.1: broadcast channels and renewal.
+    case channelCreated = "channel-created"
+    case channelDeleted = "channel-deleted"
+    case channelFailed = "channel-failed"
+    case broadcast
+    case renewed
+    // Section 8.2: questions.
+    case alert
+    case questionAnswered = "question-answered"
+    case questionCancelled = "question-cancelled"
+    case questionExpired = "question-expired"
+
+    /// The fields a line of this event carries besides `ts`, `event` and `deviceId`.
+    public var fields: [LogFieldSpec] {
+        switch self {
+        case .decide: [.required(.action), .required(.tokens), .optional(.working), .optional(.needsInput), .optional(.rows)]
+        case .send: Self.push(.token)
+        case .noTokens: [.required(.action)]
+        case .noneAccepted, .partial: [.required(.action), .required(.accepted), .required(.attempted)]
+        case .clientEnded: [.required(.veto), .required(.hadCard)]
+        case .adopted: [.required(.token), .required(.env)]
+        case .startVetoed: [.required(.veto), .required(.active)]
+        case .tokenPruned: [.required(.token), .required(.env), .required(.kind), .required(.status), .optional(.reason)]
+        case .startHeld: [.required(.graceSeconds), .required(.active)]
+        case .channelCreated, .channelDeleted: [.required(.channel), .required(.env)]
+        case .channelFailed: [.optional(.channel), .required(.env), .required(.status), .optional(.reason)]
+        case .broadcast: Self.push(.channel)
+        case .renewed: [.required(.ageSeconds), .optional(.token)]
+        case .alert: [.required(.questionId), .required(.sid)] + Self.push(.token).filter { $0.field != .action }
+        case .questionAnswered: [.required(.questionId), .required(.sid), .required(.answeredBy)]
+        case .questionCancelled: [.required(.questionId), .required(.sid), .optional(.answeredBy)]
+        case .questionExpired: [.required(.questionId), .required(.sid)]
+        }
+    }
+
+    /// One push to APNs and its answer, addressed to a token or a channel (`send`, `broadcast`, `alert`).
+    private static func push(_ address: LogField) -> [LogFieldSpec] {
+        [
+            .required(.action), .required(address), .required(.env), .required(.status), .optional(.reason),
+            .optional(.apnsId), .required(.ms),
+        ]
+    }
+}
+
+/// Whether an event's line must carry a field.
+public struct LogFieldSpec: Hashable, Sendable {
+    public var field: LogField
+    public var isRequired: Bool
+
+    public static func required(_ field: LogField) -> LogFieldSpec { LogFieldSpec(field: field, isRequired: true) }
+    public static func optional(_ field: LogField) -> LogFieldSpec { LogFieldSpec(field: field, isRequired: false) }
+}
