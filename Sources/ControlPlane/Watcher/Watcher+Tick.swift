@@ -82,7 +82,8 @@ extension Watcher {
         return send(.update, content: content, dismissalDate: nil, box: &box, deviceId: deviceId, now: now)
     }
 
-    /// Addresses `action` to every token that can carry it, or logs `no-tokens` (once per action).
+    /// Addresses `action` to every token that can carry it. With none, the decision is still logged
+    /// (`decide` with `tokens: 0`, then `no-tokens`, contract section 7), once per action, not every tick.
     private mutating func send(
         _ action: PushAction, content: ContentState, dismissalDate: UnixTime?, box: inout FleetBox,
         deviceId: DeviceID, now: UnixTime
@@ -92,7 +93,10 @@ extension Watcher {
         guard !targets.isEmpty else {
             guard box.noTokensLogged != action else { return [] }
             box.noTokensLogged = action
-            return [.log(.noTokens(at: now, deviceId: deviceId, action: action))]
+            return [
+                .log(.decide(at: now, deviceId: deviceId, action: action, tokens: 0, content: content)),
+                .log(.noTokens(at: now, deviceId: deviceId, action: action)),
+            ]
         }
         box.noTokensLogged = nil
         let batch = PushBatch(

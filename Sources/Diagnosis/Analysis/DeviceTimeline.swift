@@ -24,6 +24,7 @@ struct DeviceTimeline {
     private var clientEndedByHour: [Double: Int] = [:]
     private var shortfalls = ShortfallTracker()
     private var frozen = FrozenTracker()
+    private var previousEvent: DecisionEvent?
 
     private struct SendKey: Hashable {
         var status: Int?
@@ -51,8 +52,10 @@ struct DeviceTimeline {
             recordSend(entry)
         case .noneAccepted, .partial, .noTokens:
             shortfalls.fellShort(event, at: entry.ts)
-            // `none-accepted` follows its own decide; `no-tokens` is logged instead of a decide.
-            if event == .noneAccepted, starts.lastDecideAction == .start, entry.action ?? .start == .start,
+            // `none-accepted` and `no-tokens` follow their own decide (older logs wrote `no-tokens` alone):
+            // a start that reached no token made no card.
+            let isOwnDecide = event == .noneAccepted || previousEvent == .decide
+            if event != .partial, isOwnDecide, starts.lastDecideAction == .start, entry.action ?? .start == .start,
                 starts.markLatestNotDelivered()
             {
                 frozen.cancelOpen()
@@ -75,6 +78,7 @@ struct DeviceTimeline {
             break
         }
         if event == .decide { starts.lastDecideAction = entry.action }
+        previousEvent = event
     }
 
     private mutating func recordSend(_ entry: LogEntry) {
