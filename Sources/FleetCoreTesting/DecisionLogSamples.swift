@@ -10,6 +10,12 @@ public enum DecisionLogSamples {
 
     public static var all: [DecisionLogLine] { DecisionEvent.allCases.enumerated().map { line($1, at: 1_000 + Double($0)) } }
 
+    public static func question(_ state: Question.State, by answeredBy: String? = nil) -> Question {
+        Question(
+            id: "q1", sid: "s1", kind: .confirm, text: "Run tests?", options: ["Allow", "Deny"], state: state,
+            answer: answeredBy == nil ? nil : "Allow", answeredBy: answeredBy, createdAt: 0, expiresAt: nil)
+    }
+
     public static func line(_ event: DecisionEvent, at ts: UnixTime) -> DecisionLogLine {
         let answer = LoggedAnswer(status: 410, reason: "Unregistered", apnsId: "5B2E0A4C", milliseconds: 41.5)
         let content = ContentState(
@@ -41,13 +47,11 @@ public enum DecisionLogSamples {
         case .renewed: return .renewed(at: ts, deviceId: deviceId, ageSeconds: 27_000, token: wholeToken)
         case .alert:
             return .alert(
-                at: ts, deviceId: deviceId, questionId: "q1", sid: "s1", token: wholeToken, env: .sandbox,
-                answer: answer)
-        case .questionAnswered:
-            return .questionAnswered(at: ts, deviceId: deviceId, questionId: "q1", sid: "s1", answeredBy: "phone")
-        case .questionCancelled:
-            return .questionCancelled(at: ts, deviceId: deviceId, questionId: "q1", sid: "s1", answeredBy: "terminal")
-        case .questionExpired: return .questionExpired(at: ts, deviceId: deviceId, questionId: "q1", sid: "s1")
+                at: ts, deviceId: deviceId, question: question(.pending), action: "ask", token: wholeToken,
+                env: .sandbox, answer: answer)
+        case .questionAnswered: return .questionResolved(question(.answered, by: "phone"), at: ts)
+        case .questionCancelled: return .questionResolved(question(.cancelled, by: "terminal"), at: ts)
+        case .questionExpired: return .questionResolved(question(.expired), at: ts)
         }
     }
 }

@@ -18,12 +18,10 @@ import Testing
     func textShape() throws {
         let line = DecisionLogSamples.line(.decide, at: 1_764_400_000.125)
         #expect(line.jsonText == #"{"action":"update","deviceId":"phone","event":"decide","needsInput":1,"rows":["s1:needsInput","s2:working"],"tokens":2,"ts":1764400000.125,"working":1}"#)
-        let escaped = DecisionLogLine.questionCancelled(
-            at: 2, deviceId: "ph\"one\n", questionId: "q\\1", sid: "s\u{1}", answeredBy: nil)
+        let escaped = DecisionLogLine.startVetoed(at: 2, deviceId: "ph\"one\n", veto: ["q\\1", "s\u{1}"], active: 1)
         let object = try JSONSerialization.jsonObject(with: Data(escaped.jsonText.utf8)) as? [String: Any]
         #expect(object?["deviceId"] as? String == "ph\"one\n")
-        #expect(object?["questionId"] as? String == "q\\1")
-        #expect(object?["sid"] as? String == "s\u{1}")
+        #expect(object?["veto"] as? [String] == ["q\\1", "s\u{1}"])
     }
 
     @Test("A whole token or channel id never reaches the text: only its first 8 characters")

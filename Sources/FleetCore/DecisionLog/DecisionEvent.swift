@@ -23,6 +23,7 @@ public enum DecisionEvent: String, Hashable, Sendable, Codable, CaseIterable {
     case broadcast
     case renewed
     // Section 8.2: questions.
+    /// A question alert (or its withdrawal) sent to one device's `apnsToken`.
     case alert
     case questionAnswered = "question-answered"
     case questionCancelled = "question-cancelled"
@@ -44,12 +45,21 @@ public enum DecisionEvent: String, Hashable, Sendable, Codable, CaseIterable {
         case .channelFailed: [.optional(.channel), .required(.env), .required(.status), .optional(.reason)]
         case .broadcast: Self.push(.channel)
         case .renewed: [.required(.ageSeconds), .optional(.token)]
-        case .alert: [.required(.questionId), .required(.sid)] + Self.push(.token).filter { $0.field != .action }
-        case .questionAnswered: [.required(.questionId), .required(.sid), .required(.answeredBy)]
-        case .questionCancelled: [.required(.questionId), .required(.sid), .optional(.answeredBy)]
-        case .questionExpired: [.required(.questionId), .required(.sid)]
+        case .alert: Self.question + Self.push(.token)
+        // An answer through the API may name no device.
+        case .questionAnswered, .questionCancelled, .questionExpired: Self.question + [.optional(.answeredBy)]
         }
     }
+
+    /// Whether the event is about a device's fleet card (sections 7 and 8.1); questions' events are not.
+    public var concernsCard: Bool {
+        switch self {
+        case .alert, .questionAnswered, .questionCancelled, .questionExpired: false
+        default: true
+        }
+    }
+
+    private static let question: [LogFieldSpec] = [.required(.questionId), .required(.sid), .required(.kind)]
 
     /// One push to APNs and its answer, addressed to a token or a channel (`send`, `broadcast`, `alert`).
     private static func push(_ address: LogField) -> [LogFieldSpec] {

@@ -46,12 +46,12 @@ public struct GuardProof: Sendable {
     ]
 
     /// Runs every proof with `seed` and returns the table.
-    public static func table(seed: UInt64) -> String {
+    public static func table(seed: UInt64, ios: IOSVersion = .ios18) -> String {
         var rows = [["guard", "scenario", "figure", "all on", "without it", "the failure"]]
         for proof in all {
             guard let scenario = Scenario.named(proof.scenario) else { continue }
-            let on = SimulationReport.run([scenario], seed: seed).scenarios[0]
-            let off = SimulationReport.run([scenario], seed: seed, without: [proof.guard]).scenarios[0]
+            let on = SimulationReport.run([scenario], seed: seed, ios: ios).scenarios[0]
+            let off = SimulationReport.run([scenario], seed: seed, ios: ios, without: [proof.guard]).scenarios[0]
             for (index, figure) in proof.figures.enumerated() {
                 rows.append([
                     index == 0 ? proof.guard.rawValue : "", index == 0 ? proof.scenario : "", figure.name,
@@ -61,6 +61,15 @@ public struct GuardProof: Sendable {
             }
         }
         let lines = SimulationReport.table(rows, leftAligned: [0, 1, 2, 5])
-        return (["lfg simulate --prove-guards: seed \(seed)", ""] + lines).joined(separator: "\n")
+        return (["lfg simulate --prove-guards: seed \(seed); iOS \(ios.rawValue)", ""] + lines).joined(separator: "\n")
+    }
+
+    /// `--list-guards`: one guard per line, its name first, then the failure it stops.
+    public static var listing: String {
+        let width = all.map(\.guard.rawValue.count).max() ?? 0
+        return all.map { proof in
+            proof.guard.rawValue + String(repeating: " ", count: width - proof.guard.rawValue.count + 2)
+                + "without it: " + proof.failure
+        }.joined(separator: "\n")
     }
 }

@@ -1,4 +1,5 @@
 import FleetApp
+import FleetAppTesting
 import FleetCore
 
 /// One iPhone in the world: FleetApp's real ``FleetApp/SimulatedPhone`` (the app's engine over the
@@ -12,7 +13,7 @@ final class Phone {
     let device: DeviceID
     let environment: PushEnvironment
     /// FleetApp's phone: the app's process, ActivityKit in memory, the outbox of calls to servers.
-    let rig: FleetApp.SimulatedPhone
+    let rig: FleetAppTesting.SimulatedPhone
     /// The folders the person hid in the list (set on the app's model at every launch).
     var hiddenDirs: HiddenDirs
     /// Whether `PUT /api/devices` gets through (false: the server never learns the hidden folders).
@@ -28,6 +29,8 @@ final class Phone {
     private var lifecycleGeneration = 0
     private var dueScheduledAt: Double?
     private var commandsSeen = 0
+    /// Push-started cards so far that found the app not running (keys the wake coin).
+    private var pushStartedCards = 0
 
     init(index: Int, name: String, device: DeviceID, environment: PushEnvironment, hiddenDirs: HiddenDirs,
          servers: [String], simulation: Simulation) {
@@ -40,9 +43,10 @@ final class Phone {
             deviceID: device, environment: environment,
             servers: servers.map { ServerProfile(name: $0, baseURL: "https://\($0).example:8766", bearerToken: "t") },
             defaultServerName: servers[0])
-        rig = FleetApp.SimulatedPhone(
+        rig = FleetAppTesting.SimulatedPhone(
             configuration: configuration, clock: simulation.clock.phoneClock,
-            behaviour: InMemoryActivityHost.Behaviour(tokenLatency: simulation.environment.tokenMintDelay),
+            behaviour: InMemoryActivityHost.Behaviour(
+                tokenLatency: simulation.environment.tokenMintDelay, supportsChannels: simulation.ios.supportsChannels),
             installID: UInt32(index + 1), guards: simulation.guards)
     }
 
@@ -148,8 +152,12 @@ final class Phone {
         simulation.metrics.cardPushStarted(id, on: self, simulation)
         if !isRunning {
             let chance = backgroundWakeChance ?? simulation.environment.backgroundWakeAfterStart
-            if simulation.random.chance(chance) {
-                simulation.after(simulation.random.uniform(simulation.environment.backgroundWakeDelay)) { [self] in
+            pushStartedCards += 1
+            var coin = simulation.draw(.wake, "\(index)/\(pushStartedCards)")
+            let wakes = coin.chance(chance)
+            let delay = coin.uniform(simulation.environment.backgroundWakeDelay)
+            if wakes {
+                simulation.after(delay) { [self] in
                     backgroundLaunch($0)
                 }
             }
@@ -167,7 +175,8 @@ final class Phone {
     func observe(_ change: @escaping (inout SessionModel) -> Void, _ simulation: Simulation) {
         guard isRunning else { return }
         let generation = lifecycleGeneration
-        simulation.after(simulation.random.uniform(simulation.environment.networkLatency)) { [self] simulation in
+        var latency = simulation.draw(.eventStream, "\(index)/\(simulation.truth.version)")
+        simulation.after(latency.uniform(simulation.environment.networkLatency)) { [self] simulation in
             guard generation == lifecycleGeneration, isRunning else { return }
             rig.app?.changeModel(change)
             pump(simulation)

@@ -58,7 +58,8 @@ final class SimulatedServer {
     func start(in simulation: Simulation) {
         simulation.at(max(0, lifetime.lowerBound)) { [self] simulation in
             handle(.loaded(devices: store.devices, since: store.since, at: simulation.unixNow), simulation)
-            simulation.after(simulation.random.uniform(0...simulation.environment.tick)) { [self] in periodicTick($0) }
+            var phase = simulation.draw(.tickPhase, name)
+            simulation.after(phase.uniform(0...simulation.environment.tick)) { [self] in periodicTick($0) }
         }
     }
 

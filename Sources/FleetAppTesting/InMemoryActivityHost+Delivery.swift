@@ -1,3 +1,4 @@
+import FleetApp
 import FleetCore
 
 /// How the simulated iOS hands out what its sequences yield: one due event at a time, in (due time,
@@ -47,6 +48,12 @@ extension InMemoryActivityHost {
             return nil
         case .expire(let id):
             endCard(id, finalContent: nil, dismissal: .default, at: due)
+            return nil
+        case .markStale(let id, let staleDate):
+            guard let index = liveIndex(of: id), cards[index].staleDate == staleDate, cards[index].state == .active
+            else { return nil }
+            cards[index].state = .stale
+            schedule(.yield(.activityStateChanged(id, .stale, content: cards[index].content)), at: due)
             return nil
         }
     }
