@@ -20,10 +20,10 @@ extension QuestionLog {
             answer: LoggedAnswer(status: result.status, reason: result.reason, milliseconds: result.milliseconds))
     }
 
-    /// `token-pruned` for a dead alert token (`kind: "apns"`).
-    static func pruned(_ result: QuestionPush.Result, at now: UnixTime) -> DecisionLogLine {
+    /// `token-pruned` for a dead device token (`kind`: `apns` for alerts, `widget` for widget reloads).
+    static func pruned(_ result: QuestionPush.Result, kind: String, at now: UnixTime) -> DecisionLogLine {
         .tokenPruned(
-            at: now, deviceId: result.target.deviceId, token: result.target.hex, env: result.target.env, kind: "apns",
+            at: now, deviceId: result.target.deviceId, token: result.target.hex, env: result.target.env, kind: kind,
             status: result.status, reason: result.reason)
     }
 }

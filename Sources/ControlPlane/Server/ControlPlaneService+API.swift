@@ -47,6 +47,7 @@ extension ControlPlaneService {
             sid: sid, report: report, displayState: DisplayState.resolve(report, isHostDown: isDown) ?? .idle)
         publishSession(sid, listing: listing)
         noteChange()
+        noteWidgetChange()
         return listing
     }
 
@@ -63,6 +64,7 @@ extension ControlPlaneService {
         await carryOut(cancelled)
         publishSession(sid, listing: nil)
         noteChange()
+        noteWidgetChange()
     }
 
     /// A host's heartbeat: silent past `ttlSeconds`, it is known down and its sessions read `unknown`.

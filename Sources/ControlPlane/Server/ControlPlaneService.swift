@@ -63,6 +63,9 @@ public actor ControlPlaneService {
     public nonisolated let questionWaiters = QuestionWaiters()
     /// Question pushes decided but not yet sent (sent after the response, never slowing a request).
     var questionOutbox: [QuestionPush] = []
+    /// The WidgetKit reload budget per device (seed 002), and the reloads decided but not yet sent.
+    var widgetThrottle = WidgetReloadThrottle()
+    var widgetOutbox: [QuestionPush.Target] = []
     let questionOutboxSignal = ChangeSignal()
     private var isBusy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -182,6 +185,7 @@ public actor ControlPlaneService {
     /// Does nothing while the push gate is closed.
     public func tick() async {
         await expireQuestions()
+        sendOwedWidgetReloads()
         guard pushGateReason == nil else { return }
         await acquire()
         let batches: [PushBatch]
