@@ -22,7 +22,10 @@ public enum DecisionLogSamples {
             working: 1, needsInput: 1,
             rows: [Row(sid: "s1", title: "a", state: .needsInput, since: 0), Row(sid: "s2", title: "b", state: .working, since: 0)])
         switch event {
-        case .decide: return .decide(at: ts, deviceId: deviceId, action: .update, tokens: 2, content: content)
+        case .decide:
+            return .decide(
+                at: ts, deviceId: deviceId, action: .update, tokens: 2, content: content, priority: 5,
+                channel: wholeChannel, purpose: "renewal")
         case .send:
             return .send(at: ts, deviceId: deviceId, action: .update, token: wholeToken, env: .sandbox, answer: answer)
         case .noTokens: return .noTokens(at: ts, deviceId: deviceId, action: .start)
@@ -36,15 +39,24 @@ public enum DecisionLogSamples {
                 at: ts, deviceId: deviceId, token: wholeToken, env: .sandbox, kind: "update", status: 410,
                 reason: "Unregistered")
         case .startHeld: return .startHeld(at: ts, deviceId: deviceId, graceSeconds: 3, active: 2)
-        case .channelCreated: return .channelCreated(at: ts, deviceId: deviceId, channel: wholeChannel, env: .sandbox)
-        case .channelDeleted: return .channelDeleted(at: ts, deviceId: deviceId, channel: wholeChannel, env: .sandbox)
+        case .channelCreated:
+            return .channelCreated(at: ts, deviceId: deviceId, channel: wholeChannel, env: .sandbox, milliseconds: 30)
+        case .channelDeleted:
+            return .channelDeleted(
+                at: ts, deviceId: deviceId, channel: wholeChannel, env: .sandbox, status: 204, milliseconds: 30)
         case .channelFailed:
             return .channelFailed(
-                at: ts, deviceId: deviceId, env: .production, status: 400, reason: "CannotCreateChannelConfig")
+                at: ts, deviceId: deviceId, operation: "create", env: .production,
+                answer: LoggedAnswer(status: 400, reason: "CannotCreateChannelConfig", milliseconds: 12),
+                extra: [.fallback: .string("token"), .failures: .integer(1)])
         case .broadcast:
             return .broadcast(
                 at: ts, deviceId: deviceId, action: .update, channel: wholeChannel, env: .sandbox, answer: answer)
-        case .renewed: return .renewed(at: ts, deviceId: deviceId, ageSeconds: 27_000, token: wholeToken)
+        case .renewed:
+            return .renewed(
+                at: ts, deviceId: deviceId, oldStartedAt: ts - 27_000, oldEnded: true, mode: "channel",
+                channel: wholeChannel)
+        case .cardExpired: return .cardExpired(at: ts, deviceId: deviceId, startedAt: ts - 28_800)
         case .alert:
             return .alert(
                 at: ts, deviceId: deviceId, question: question(.pending), action: "ask", token: wholeToken,

@@ -17,7 +17,7 @@ import Testing
     @Test("The text is one flat JSON object, keys sorted, with ts, event and deviceId")
     func textShape() throws {
         let line = DecisionLogSamples.line(.decide, at: 1_764_400_000.125)
-        #expect(line.jsonText == #"{"action":"update","deviceId":"phone","event":"decide","needsInput":1,"rows":["s1:needsInput","s2:working"],"tokens":2,"ts":1764400000.125,"working":1}"#)
+        #expect(line.jsonText == #"{"action":"update","channel":"dHJ1ZS1j","deviceId":"phone","event":"decide","needsInput":1,"priority":5,"purpose":"renewal","rows":["s1:needsInput","s2:working"],"tokens":2,"ts":1764400000.125,"working":1}"#)
         let escaped = DecisionLogLine.startVetoed(at: 2, deviceId: "ph\"one\n", veto: ["q\\1", "s\u{1}"], active: 1)
         let object = try JSONSerialization.jsonObject(with: Data(escaped.jsonText.utf8)) as? [String: Any]
         #expect(object?["deviceId"] as? String == "ph\"one\n")

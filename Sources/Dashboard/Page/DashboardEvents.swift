@@ -27,7 +27,7 @@ enum DashboardEvents {
         case .decide, .renewed: .decision
         case .send, .broadcast, .alert, .channelDeleted, .startHeld: .neutral
         case .adopted, .channelCreated, .questionAnswered: .good
-        case .clientEnded, .startVetoed, .partial, .noneAccepted, .noTokens, .questionCancelled, .questionExpired:
+        case .clientEnded, .cardExpired, .startVetoed, .partial, .noneAccepted, .noTokens, .questionCancelled, .questionExpired:
             .warning
         case .tokenPruned, .channelFailed: .bad
         }

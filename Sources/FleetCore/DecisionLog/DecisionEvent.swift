@@ -21,7 +21,10 @@ public enum DecisionEvent: String, Hashable, Sendable, Codable, CaseIterable {
     case channelDeleted = "channel-deleted"
     case channelFailed = "channel-failed"
     case broadcast
+    /// A card near iOS's 8-hour limit was replaced by a new one, and the old one ended.
     case renewed
+    /// The server forgot a card iOS has ended at its 8-hour limit (no renewal could replace it).
+    case cardExpired = "card-expired"
     // Section 8.2: questions.
     /// A question alert (or its withdrawal) sent to one device's `apnsToken`.
     case alert
@@ -32,19 +35,31 @@ public enum DecisionEvent: String, Hashable, Sendable, Codable, CaseIterable {
     /// The fields a line of this event carries besides `ts`, `event` and `deviceId`.
     public var fields: [LogFieldSpec] {
         switch self {
-        case .decide: [.required(.action), .required(.tokens), .optional(.working), .optional(.needsInput), .optional(.rows)]
+        case .decide:
+            [
+                .required(.action), .required(.tokens), .optional(.working), .optional(.needsInput), .optional(.rows),
+                .optional(.priority), .optional(.channel), .optional(.purpose),
+            ]
         case .send: Self.push(.token)
         case .noTokens: [.required(.action)]
         case .noneAccepted, .partial: [.required(.action), .required(.accepted), .required(.attempted)]
         case .clientEnded: [.required(.veto), .required(.hadCard)]
-        case .adopted: [.required(.token), .required(.env)]
+        // Through an update token (`token`, `env`) or, in channel mode, the channel the card listens on.
+        case .adopted: [.optional(.token), .optional(.env), .optional(.channel)]
         case .startVetoed: [.required(.veto), .required(.active)]
-        case .tokenPruned: [.required(.token), .required(.env), .required(.kind), .required(.status), .optional(.reason)]
+        // `status` when APNs rejected it; `reason` alone when the server forgot it (its card ended).
+        case .tokenPruned: [.required(.token), .required(.env), .required(.kind), .optional(.status), .optional(.reason)]
         case .startHeld: [.required(.graceSeconds), .required(.active)]
-        case .channelCreated, .channelDeleted: [.required(.channel), .required(.env)]
-        case .channelFailed: [.optional(.channel), .required(.env), .required(.status), .optional(.reason)]
+        case .channelCreated: [.required(.channel), .required(.env), .optional(.ms)]
+        case .channelDeleted: [.required(.channel), .required(.env), .optional(.status), .optional(.ms)]
+        case .channelFailed:
+            [
+                .optional(.channel), .optional(.operation), .required(.env), .required(.status), .optional(.reason),
+                .optional(.ms), .optional(.fallback), .optional(.failures), .optional(.retryAt),
+            ]
         case .broadcast: Self.push(.channel)
-        case .renewed: [.required(.ageSeconds), .optional(.token)]
+        case .renewed: [.required(.oldStartedAt), .required(.oldEnded), .required(.mode), .optional(.channel)]
+        case .cardExpired: [.required(.startedAt)]
         case .alert: Self.question + Self.push(.token)
         // An answer through the API may name no device.
         case .questionAnswered, .questionCancelled, .questionExpired: Self.question + [.optional(.answeredBy)]

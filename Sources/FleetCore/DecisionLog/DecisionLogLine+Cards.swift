@@ -1,17 +1,21 @@
 /// Typed constructors for the card's events (contract section 7): the only way lines are written.
 extension DecisionLogLine {
     /// The watcher decided `action` for the card; `tokens` is how many tokens it addresses (0: none, and
-    /// a `no-tokens` line follows). `content` is what the push would carry.
+    /// a `no-tokens` line follows). `content` is what the push would carry; `priority` the APNs priority,
+    /// `channel` the broadcast channel it goes to or starts on (shortened), `purpose` why, when not the card itself.
     public static func decide(
-        at ts: UnixTime, deviceId: DeviceID, action: PushAction, tokens: Int, content: ContentState
+        at ts: UnixTime, deviceId: DeviceID, action: PushAction, tokens: Int, content: ContentState,
+        priority: Int? = nil, channel: String? = nil, purpose: String? = nil
     ) -> DecisionLogLine {
-        DecisionLogLine(
-            ts: ts, event: .decide, deviceId: deviceId,
-            fields: [
-                .action: .string(action.rawValue), .tokens: .integer(tokens), .working: .integer(content.working),
-                .needsInput: .integer(content.needsInput),
-                .rows: .strings(content.rows.map { "\($0.sid.rawValue):\($0.state.rawValue)" }),
-            ])
+        var fields: [LogField: LogValue] = [
+            .action: .string(action.rawValue), .tokens: .integer(tokens), .working: .integer(content.working),
+            .needsInput: .integer(content.needsInput),
+            .rows: .strings(content.rows.map { "\($0.sid.rawValue):\($0.state.rawValue)" }),
+        ]
+        if let priority { fields[.priority] = .integer(priority) }
+        if let channel { fields[.channel] = .shortened(channel) }
+        if let purpose { fields[.purpose] = .string(purpose) }
+        return DecisionLogLine(ts: ts, event: .decide, deviceId: deviceId, fields: fields)
     }
 
     /// One token's push and APNs' answer. `token` may be whole: only its first 8 characters are written.
@@ -57,6 +61,11 @@ extension DecisionLogLine {
             ts: ts, event: .adopted, deviceId: deviceId, fields: [.token: .shortened(token), .env: .string(env.rawValue)])
     }
 
+    /// The phone reported a card listening on `channel` (channel mode): it is taken over. `channel` is shortened.
+    public static func adopted(at ts: UnixTime, deviceId: DeviceID, channel: String) -> DecisionLogLine {
+        DecisionLogLine(ts: ts, event: .adopted, deviceId: deviceId, fields: [.channel: .shortened(channel)])
+    }
+
     /// A start was refused because every active session is in the veto (logged once per population).
     public static func startVetoed(
         at ts: UnixTime, deviceId: DeviceID, veto: [SessionID], active: Int
@@ -66,14 +75,14 @@ extension DecisionLogLine {
             fields: [.veto: .strings(veto.map(\.rawValue).sorted()), .active: .integer(active)])
     }
 
-    /// A token proved dead and was dropped. `kind` is the token kind's raw value; `token` is shortened.
+    /// A token proved dead (APNs' `status`) or was forgotten (`reason` only) and was dropped. `kind` is
+    /// the token kind's raw value; `token` is shortened.
     public static func tokenPruned(
-        at ts: UnixTime, deviceId: DeviceID, token: String, env: PushEnvironment, kind: String, status: Int,
+        at ts: UnixTime, deviceId: DeviceID, token: String, env: PushEnvironment, kind: String, status: Int?,
         reason: String? = nil
     ) -> DecisionLogLine {
-        var fields: [LogField: LogValue] = [
-            .token: .shortened(token), .env: .string(env.rawValue), .kind: .string(kind), .status: .integer(status),
-        ]
+        var fields: [LogField: LogValue] = [.token: .shortened(token), .env: .string(env.rawValue), .kind: .string(kind)]
+        if let status { fields[.status] = .integer(status) }
         if let reason { fields[.reason] = .string(reason) }
         return DecisionLogLine(ts: ts, event: .tokenPruned, deviceId: deviceId, fields: fields)
     }
