@@ -64,7 +64,7 @@ import Testing
         #expect(device.json["mode"] as? String == "token")
         #expect(device.json["channelFallback"] as? String == "CannotCreateChannelConfig")
         let line = try #require(harness.log.all.first { $0.event == .channelFailed })
-        #expect(line.fields["fallback"] == .string("token"))
+        #expect(line.fields[.fallback] == .string("token"))
     }
 
     @Test("The app reports its own channel card: adopted; an id the device does not hold is a 404")

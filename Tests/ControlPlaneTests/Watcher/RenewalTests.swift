@@ -48,8 +48,8 @@ import Testing
         #expect(harness.record()?.tokens.of(.update).isEmpty == true)
         let finished = harness.answer(oldEnd)
         let renewed = try #require(finished.logLines.first { $0.event == .renewed })
-        #expect(renewed.fields["oldEnded"] == .bool(true))
-        #expect(renewed.fields["mode"] == .string("token"))
+        #expect(renewed.fields[.oldEnded] == .bool(true))
+        #expect(renewed.fields[.mode] == .string("token"))
         #expect(harness.record()?.retiringCard == nil)
         // Gap: the new card was accepted before the old one's end was even decided; both at one instant.
         #expect(oldEnd.decidedAt == renewal.decidedAt)
@@ -64,7 +64,7 @@ import Testing
         let effects = Self.run(&harness, until: CardPolicy().renewAfter + 60)
         #expect(effects.batches.map(\.action) == [.start])
         let renewed = try #require(effects.logLines.first { $0.event == .renewed })
-        #expect(renewed.fields["oldEnded"] == .bool(false))
+        #expect(renewed.fields[.oldEnded] == .bool(false))
         #expect(harness.record()?.retiringCard == nil)
         #expect(harness.card().map { $0.startedAt > 1_000 + CardPolicy().renewAfter } == true)
     }

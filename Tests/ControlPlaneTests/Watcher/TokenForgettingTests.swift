@@ -13,8 +13,8 @@ import Testing
         let effects = harness.answer(end)
         #expect(harness.record()?.tokens.of(.update).isEmpty == true)
         let line = try #require(effects.logLines.first { $0.event == .tokenPruned })
-        #expect(line.fields["reason"] == .string("card-ended"))
-        #expect(line.fields["token"] == .string("cccccccc"))
+        #expect(line.fields[.reason] == .string("card-ended"))
+        #expect(line.fields[.token] == .string("cccccccc"))
     }
 
     @Test("When the phone reports ending its card, the card's update token is forgotten")
@@ -76,7 +76,7 @@ import Testing
         harness.register(.update, hex("c"))
         let effects = harness.tick(advancing: 12 * 3600)
         let line = try #require(effects.logLines.first { $0.event == .tokenPruned })
-        #expect(line.fields["reason"] == .string("aged"))
+        #expect(line.fields[.reason] == .string("aged"))
         #expect(!line.jsonText.contains(hex("c")))
         #expect(effects.contains { if case .saveDevice = $0 { true } else { false } })
     }
