@@ -73,7 +73,9 @@ final class ServerCore: Sendable {
         guard admission.claim(context) else { return }
         let response = await handler.respond(to: submission.request)
         if case .stream(let source) = response.body {
-            let stream = ResponseStream(connection: context.connection)
+            let stream = ResponseStream(
+                connection: context.connection, limit: configuration.maxStreamBufferBytes)
+            context.attach(stream)
             _ = context.exchange(.ready(response, stream))
             MHD_resume_connection(context.connection.value)
             await Self.pump(source, into: stream)
