@@ -5,7 +5,8 @@
 //   APNs     APNs (pure) <- ES256OpenSSL, APNsHTTP2, APNsMock (adapters over HTTP2Wire: nghttp2 + sockets + TLS)
 //   server   ControlPlane (watcher, routes, store protocol) <- StoreSQLite, HTTPServer, HTTPClient (adapters)
 //            HTTPTypes (pure request/response/handler types both sides share)
-//   app      FleetApp (ActivityKit behind a protocol) <- FleetAppApple (thin, Apple-only)
+//   app      FleetApp (ActivityKit behind a protocol) <- FleetAppApple (thin, Apple-only),
+//            FleetAppTesting (in-memory ActivityKit, simulated phone: tests, Simulator and Demo only)
 //   tools    Simulator, Diagnosis, HookAdapter, HTTPClient, Dashboard (the web page over ControlPlane),
 //            Demo (simulated hosts and phone for `lfg serve --demo`)
 //   cli      LFGCommand (every `lfg` subcommand) <- lfg (main.swift only)
@@ -53,13 +54,15 @@ let package = Package(
         // MARK: app side
         .target(name: "FleetApp", dependencies: ["FleetCore", "HTTPTypes"], swiftSettings: strict),
         .target(name: "FleetAppApple", dependencies: ["FleetApp", "FleetCore"], swiftSettings: strict),
+        // The in-memory ActivityKit, simulated phone and virtual clock: never linked into the app.
+        .target(name: "FleetAppTesting", dependencies: ["FleetApp", "FleetCore"], swiftSettings: strict),
 
         // MARK: tools
-        .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "APNs"], swiftSettings: strict),
+        .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "FleetAppTesting", "APNs"], swiftSettings: strict),
         .target(name: "Diagnosis", swiftSettings: strict),
         .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes"], swiftSettings: strict),
         .target(
-            name: "Demo", dependencies: ["FleetCore", "FleetApp", "HTTPTypes", "HTTPClient", "APNsMock"],
+            name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
             swiftSettings: strict),
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
 
@@ -87,7 +90,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "FleetAppTests", dependencies: ["FleetApp", "FleetCore", "HTTPTypes", "ControlPlane", "APNs"], swiftSettings: strict),
+            name: "FleetAppTests", dependencies: ["FleetApp", "FleetAppTesting", "FleetCore", "HTTPTypes", "ControlPlane", "APNs"], swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
         .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis"], swiftSettings: strict),
         .testTarget(

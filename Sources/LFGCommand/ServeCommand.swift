@@ -92,7 +92,9 @@ struct ServeParts: Sendable {
         let service = ControlPlaneService(
             .init(
                 store: store, gateway: gateway, decisionLog: decisionLog,
-                tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem),
+                tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
+                questionNotifier: questionNotifier(config, sender: sender),
+                questionLifetime: Double(config.questionLifetimeSeconds)),
             gate: gate(config, port: port, lock: .notTried),
             recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
         try await service.start()
@@ -146,6 +148,12 @@ struct ServeParts: Sendable {
         } catch {
             throw CommandFailure("APNs is configured but unusable: \(error)")
         }
+    }
+
+    /// Question alerts and withdrawals over the same APNs sender as the cards (nil when pushing is off).
+    static func questionNotifier(_ config: ServerConfig, sender: HTTP2PushSender?) -> (any QuestionNotifier)? {
+        guard let sender, let bundleId = config.apns.bundleId else { return nil }
+        return APNsQuestionNotifier(sender: sender, bundleID: BundleID(bundleId))
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down: HTTP first (in-flight requests answered), then the watcher.

@@ -22,7 +22,15 @@ enum Migrations {
                 origin TEXT NOT NULL, adopted_at REAL, ended_at REAL, end_reason TEXT);
             CREATE INDEX card_history_by_device ON card_history (device_id, id);
             """
-        )
+        ),
+        (
+            "002_questions",
+            """
+            CREATE TABLE questions (
+                id TEXT PRIMARY KEY NOT NULL, sid TEXT NOT NULL, state TEXT NOT NULL, created_at REAL NOT NULL,
+                question TEXT NOT NULL);
+            """
+        ),
     ]
 
     /// Applies every migration not yet recorded, each in its own transaction.

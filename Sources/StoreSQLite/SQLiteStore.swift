@@ -47,6 +47,10 @@ public actor SQLiteStore: Store {
         try connection.statement("SELECT sid, state, since FROM since").run { row in
             contents.since[SessionID(row.text(0))] = SinceEntry(state: RowState(rawValue: row.text(1)), since: row.real(2))
         }
+        try connection.statement("SELECT question FROM questions").run { row throws(StoreError) in
+            let question = try Self.decode(Question.self, row.text(0), decoder)
+            contents.questions[question.id] = question
+        }
         return contents
     }
 
@@ -96,6 +100,16 @@ public actor SQLiteStore: Store {
             for sid in sids { try statement.run([.text(sid.rawValue)]) }
         case .recordHistory(let event):
             try recordHistory(event)
+        case .putQuestion(let question):
+            try connection.statement(
+                "INSERT OR REPLACE INTO questions (id, sid, state, created_at, question) VALUES (?1, ?2, ?3, ?4, ?5)"
+            ).run([
+                .text(question.id.rawValue), .text(question.sid.rawValue), .text(question.state.rawValue),
+                .real(question.createdAt), .text(try Self.encode(question)),
+            ])
+        case .deleteQuestions(let ids):
+            let statement = try connection.statement("DELETE FROM questions WHERE id = ?1")
+            for id in ids { try statement.run([.text(id.rawValue)]) }
         }
     }
 

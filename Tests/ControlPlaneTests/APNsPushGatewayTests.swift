@@ -13,7 +13,7 @@ final class RecordingPushSender: PushSender {
 
     func send(_ request: PushRequest) async -> PushResponse {
         requests.withLock { $0.append(request) }
-        guard let (status, reason) = statuses[request.token.hex] else {
+        guard let (status, reason) = statuses[request.token?.hex ?? ""] else {
             return PushResponse(status: 200, apnsID: "id-1", body: [], latencyMilliseconds: 3)
         }
         return PushResponse(status: status, apnsID: nil, body: Array(#"{"reason":"\#(reason)"}"#.utf8), latencyMilliseconds: 4)
@@ -38,7 +38,7 @@ final class RecordingPushSender: PushSender {
         #expect(results.map(\.isTokenDead) == [false, true])
         #expect(results[0].apnsId == "id-1")
         #expect(results[1].reason == "Unregistered")
-        let request = try #require(sender.requests.withLock { $0 }.first { $0.token.hex == hexA })
+        let request = try #require(sender.requests.withLock { $0 }.first { $0.token?.hex == hexA })
         #expect(request.topic == "com.example.lfg.push-type.liveactivity")
         let aps = try #require((try JSONSerialization.jsonObject(with: Data(request.payload.bytes)) as? [String: Any])?["aps"] as? [String: Any])
         #expect(aps["event"] as? String == "start")

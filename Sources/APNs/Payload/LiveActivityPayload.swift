@@ -29,20 +29,28 @@ public struct LiveActivityPayload: Hashable, Sendable, Encodable {
     /// `start` only, iOS 18+: `1` asks the system to issue an update token for the started card,
     /// without which the server cannot address it afterwards.
     public var inputPushToken: Int?
+    /// `start` only, iOS 18+: the broadcast channel the started card subscribes to (reference 4.2, 5.7).
+    /// Set instead of ``inputPushToken``: the card is then updated and ended by broadcasts, with no update token.
+    public var inputPushChannel: BroadcastChannelID?
 
     /// A push-to-start: content state, attributes type and attributes, alert, relevance score.
+    ///
+    /// With `inputPushChannel` the card joins that broadcast channel (`input-push-channel`, iOS 18+);
+    /// without it the start asks for an update token (`input-push-token: 1`). Reference 4.3: one or the other.
     public static func start(
         state: ContentState,
         attributes: LFGFleetAttributes = LFGFleetAttributes(),
         alert: LiveActivityAlert? = nil,
         timestamp: UnixTime,
-        staleDate: UnixTime? = nil
+        staleDate: UnixTime? = nil,
+        inputPushChannel: BroadcastChannelID? = nil
     ) -> LiveActivityPayload {
         LiveActivityPayload(
             event: .start, timestamp: UnixSeconds(timestamp: timestamp), contentState: state,
             attributesType: LFGFleetAttributes.typeName, attributes: attributes,
             alert: alert ?? .summary(of: state), relevanceScore: state.relevanceScore,
-            staleDate: staleDate.map(UnixSeconds.init(timestamp:)), dismissalDate: nil, inputPushToken: 1)
+            staleDate: staleDate.map(UnixSeconds.init(timestamp:)), dismissalDate: nil,
+            inputPushToken: inputPushChannel == nil ? 1 : nil, inputPushChannel: inputPushChannel)
     }
 
     /// An update of a live card: content state and relevance score.
@@ -55,7 +63,8 @@ public struct LiveActivityPayload: Hashable, Sendable, Encodable {
         LiveActivityPayload(
             event: .update, timestamp: UnixSeconds(timestamp: timestamp), contentState: state,
             attributesType: nil, attributes: nil, alert: alert, relevanceScore: state.relevanceScore,
-            staleDate: staleDate.map(UnixSeconds.init(timestamp:)), dismissalDate: nil, inputPushToken: nil)
+            staleDate: staleDate.map(UnixSeconds.init(timestamp:)), dismissalDate: nil, inputPushToken: nil,
+            inputPushChannel: nil)
     }
 
     /// The end of a card: its final (usually zeroed) state and when it leaves the Lock Screen.
@@ -65,7 +74,7 @@ public struct LiveActivityPayload: Hashable, Sendable, Encodable {
         LiveActivityPayload(
             event: .end, timestamp: UnixSeconds(timestamp: timestamp), contentState: state,
             attributesType: nil, attributes: nil, alert: nil, relevanceScore: nil, staleDate: nil,
-            dismissalDate: UnixSeconds(timestamp: dismissalDate), inputPushToken: nil)
+            dismissalDate: UnixSeconds(timestamp: dismissalDate), inputPushToken: nil, inputPushChannel: nil)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -76,6 +85,7 @@ public struct LiveActivityPayload: Hashable, Sendable, Encodable {
         case staleDate = "stale-date"
         case dismissalDate = "dismissal-date"
         case inputPushToken = "input-push-token"
+        case inputPushChannel = "input-push-channel"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -91,6 +101,7 @@ public struct LiveActivityPayload: Hashable, Sendable, Encodable {
         try aps.encodeIfPresent(staleDate, forKey: .staleDate)
         try aps.encodeIfPresent(dismissalDate, forKey: .dismissalDate)
         try aps.encodeIfPresent(inputPushToken, forKey: .inputPushToken)
+        try aps.encodeIfPresent(inputPushChannel, forKey: .inputPushChannel)
     }
 }
 

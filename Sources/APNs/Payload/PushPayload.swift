@@ -1,19 +1,19 @@
 import Foundation
 
-/// A push's JSON body, checked against APNs' size limit when it is made.
+/// A push's JSON body. Its size is checked against its destination's limit when the ``PushRequest``
+/// is made (``PushDestination/maximumPayloadBytes``), the one place that rule lives.
 public struct PushPayload: Hashable, Sendable {
-    /// APNs answers `413 PayloadTooLarge` above this for every device push but VoIP.
+    /// APNs answers `413 PayloadTooLarge` above this for every device push but VoIP (reference 1.6).
     public static let maximumBytes = 4096
+    /// APNs answers `413 PayloadTooLarge` above this for a broadcast (reference 1.6, 5.5).
+    public static let broadcastMaximumBytes = 5120
 
     /// The encoded JSON.
     public let bytes: [UInt8]
 
-    /// Wraps already-encoded JSON; throws when it is empty or over ``maximumBytes``.
+    /// Wraps already-encoded JSON; throws when it is empty.
     public init(bytes: [UInt8]) throws(PushRequestError) {
         guard !bytes.isEmpty else { throw .payloadEmpty }
-        guard bytes.count <= Self.maximumBytes else {
-            throw .payloadTooLarge(bytes: bytes.count, limit: Self.maximumBytes)
-        }
         self.bytes = bytes
     }
 

@@ -18,6 +18,27 @@ extension PushRequest {
             payload: PushPayload(encoding: payload))
     }
 
+    /// A broadcast to every card subscribed to `channel` (reference 5.5): `POST /4/broadcasts/apps/<bundle>`,
+    /// `apns-channel-id`, `apns-push-type: liveactivity` (section 9 item 6), no `apns-topic`, a required
+    /// priority and expiration (see ``ChannelStoragePolicy/broadcastExpiration(now:keepFor:)``).
+    ///
+    /// Throws `.broadcastCannotStart` for a `start` payload (reference 4.3, 5.1: a broadcast never starts a
+    /// card) and `.payloadTooLarge` over 5120 bytes: nothing is sent.
+    public static func broadcast(
+        _ payload: LiveActivityPayload,
+        channel: BroadcastChannelID,
+        environment: PushEnvironment,
+        bundleID: BundleID,
+        priority: PushPriority,
+        expiration: PushExpiration,
+        apnsID: APNsID? = nil
+    ) throws(PushRequestError) -> PushRequest {
+        guard payload.event != .start else { throw .broadcastCannotStart }
+        return try PushRequest(
+            destination: .channel(channel), environment: environment, pushType: .liveActivity, topic: bundleID.rawValue,
+            priority: priority, expiration: expiration, apnsID: apnsID, payload: PushPayload(encoding: payload))
+    }
+
     /// A user-visible alert to the app's device token, priority 10 unless told otherwise.
     public static func alert(
         _ payload: AlertPayload,

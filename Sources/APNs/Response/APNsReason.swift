@@ -1,4 +1,5 @@
-/// Every `reason` string APNs documents for device pushes, plus ``unknown(_:)`` for the rest.
+/// Every `reason` string APNs documents for device pushes (reference 1.8) and for broadcasts and
+/// channel management (reference 5.6), plus ``unknown(_:)`` for the rest.
 ///
 /// Each case knows its ``remedy``; the caller switches on ``PushResponse/outcome`` (or the remedy)
 /// rather than on strings.
@@ -13,6 +14,9 @@ public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
     case payloadTooLarge
     case tooManyProviderTokenUpdates, tooManyRequests
     case internalServerError, serviceUnavailable, shutdown
+    // Broadcast and channel management only (reference 5.6).
+    case featureNotEnabled, missingChannelID, badChannelID, channelNotRegistered, badRequestParams, badRequestPayload
+    case missingPushType, cannotCreateChannelConfig, topicMismatch
     /// A reason string this code does not know; classified by status alone.
     case unknown(String)
 
@@ -24,7 +28,8 @@ public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
         .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken, .unrelatedKeyIDInToken,
         .badEnvironmentKeyIDInToken, .badEnvironmentKeyInToken, .badPath, .methodNotAllowed, .expiredToken,
         .unregistered, .payloadTooLarge, .tooManyProviderTokenUpdates, .tooManyRequests, .internalServerError,
-        .serviceUnavailable, .shutdown,
+        .serviceUnavailable, .shutdown, .featureNotEnabled, .missingChannelID, .badChannelID, .channelNotRegistered,
+        .badRequestParams, .badRequestPayload, .missingPushType, .cannotCreateChannelConfig, .topicMismatch,
     ]
 
     /// Parses the `reason` string of an APNs error body.
@@ -68,26 +73,38 @@ public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
         case .internalServerError: "InternalServerError"
         case .serviceUnavailable: "ServiceUnavailable"
         case .shutdown: "Shutdown"
+        case .featureNotEnabled: "FeatureNotEnabled"
+        case .missingChannelID: "MissingChannelId"
+        case .badChannelID: "BadChannelId"
+        case .channelNotRegistered: "ChannelNotRegistered"
+        case .badRequestParams: "BadRequestParams"
+        case .badRequestPayload: "BadRequestPayload"
+        case .missingPushType: "MissingPushType"
+        case .cannotCreateChannelConfig: "CannotCreateChannelConfig"
+        case .topicMismatch: "TopicMismatch"
         case .unknown(let raw): raw
         }
     }
 
     public var description: String { rawValue }
 
-    /// What to do about it (Apple's handling table, reference section 1.8).
+    /// What to do about it (Apple's handling table, reference sections 1.8 and 5.6).
     public var remedy: PushRemedy {
         switch self {
         case .unregistered, .expiredToken, .badDeviceToken: .dropToken
+        case .channelNotRegistered: .dropChannel
+        case .cannotCreateChannelConfig: .useTokenMode
         case .expiredProviderToken: .refreshProviderToken
         case .tooManyProviderTokenUpdates: .reuseProviderToken
         case .tooManyRequests, .internalServerError, .serviceUnavailable: .backOff
         case .idleTimeout, .shutdown, .unrelatedKeyIDInToken: .reconnect
         case .badTopic, .topicDisallowed, .deviceTokenNotForTopic, .badCertificate, .badCertificateEnvironment,
             .forbidden, .invalidProviderToken, .missingProviderToken, .badEnvironmentKeyIDInToken,
-            .badEnvironmentKeyInToken:
+            .badEnvironmentKeyInToken, .featureNotEnabled, .topicMismatch:
             .fixConfiguration
         case .badCollapseID, .badExpirationDate, .badMessageID, .badPriority, .duplicateHeaders, .invalidPushType,
-            .missingDeviceToken, .missingTopic, .payloadEmpty, .badPath, .methodNotAllowed, .payloadTooLarge:
+            .missingDeviceToken, .missingTopic, .payloadEmpty, .badPath, .methodNotAllowed, .payloadTooLarge,
+            .missingChannelID, .badChannelID, .badRequestParams, .badRequestPayload, .missingPushType:
             .fixRequest
         case .unknown: .fixRequest
         }
@@ -120,7 +137,7 @@ public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
         case .unrelatedKeyIDInToken: "the key id differs from the one this connection started with; reconnect"
         case .badEnvironmentKeyIDInToken, .badEnvironmentKeyInToken: "the signing key is not valid for this environment"
         case .badPath: "the request path is wrong"
-        case .methodNotAllowed: "the method was not POST"
+        case .methodNotAllowed: "the method is not allowed for this path"
         case .expiredToken: "the device token expired; stop sending to it"
         case .unregistered: "the token is no longer active for the topic; stop sending to it"
         case .payloadTooLarge: "the body is over APNs' size limit"
@@ -129,6 +146,16 @@ public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
         case .internalServerError: "APNs had an internal error; retry with back-off"
         case .serviceUnavailable: "APNs is unavailable; retry with back-off"
         case .shutdown: "this APNs server is shutting down; reconnect and resend"
+        case .featureNotEnabled:
+            "the app's Broadcast Capability is off; enable it on developer.apple.com (Identifiers > App ID > Push Notifications)"
+        case .missingChannelID: "the apns-channel-id header is missing"
+        case .badChannelID: "the apns-channel-id is badly encoded or too long"
+        case .channelNotRegistered: "the channel does not exist (deleted, or made in the other environment); stop publishing to it"
+        case .badRequestParams: "the JSON request holds an attribute APNs does not know"
+        case .badRequestPayload: "the JSON request does not parse"
+        case .missingPushType: "the apns-push-type header is missing"
+        case .cannotCreateChannelConfig: "the app has reached APNs' limit of 10,000 channels per environment; delete unused ones"
+        case .topicMismatch: "the provider key's bundle ids do not include the bundle id in the path"
         case .unknown(let raw): "APNs answered an undocumented reason '\(raw)'"
         }
     }

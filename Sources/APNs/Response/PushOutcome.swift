@@ -2,7 +2,8 @@
 public enum PushOutcome: String, Hashable, Sendable, CaseIterable, Codable {
     /// APNs took the push (`200`). Not a delivery receipt: a dead Live Activity token also answers 200.
     case accepted
-    /// The token will never work again (410 `Unregistered` / `ExpiredToken`, 400 `BadDeviceToken`): prune it.
+    /// The token (or broadcast channel) will never work again (410 `Unregistered` / `ExpiredToken`,
+    /// 400 `BadDeviceToken`; 400 `ChannelNotRegistered` for a channel): prune it.
     case tokenDead
     /// Nothing is wrong with the token or the configuration; send again later (429, 5xx, transport failures).
     case retryLater
@@ -14,6 +15,12 @@ public enum PushOutcome: String, Hashable, Sendable, CaseIterable, Codable {
 public enum PushRemedy: String, Hashable, Sendable, CaseIterable, Codable {
     /// Forget the token; do not retry.
     case dropToken
+    /// The broadcast channel no longer exists (deleted, or the other environment's): forget it, stop
+    /// publishing to it, and make a new one or fall back to token mode (reference 5.3, 5.6).
+    case dropChannel
+    /// No more channels can be made (`CannotCreateChannelConfig`, the 10,000 limit of reference 5.3):
+    /// drive this device in token mode, and delete channels no longer needed.
+    case useTokenMode
     /// Mint a new provider JWT and retry once.
     case refreshProviderToken
     /// Keep using the cached provider JWT; retry later.
@@ -30,9 +37,9 @@ public enum PushRemedy: String, Hashable, Sendable, CaseIterable, Codable {
     /// The outcome this remedy implies.
     public var outcome: PushOutcome {
         switch self {
-        case .dropToken: .tokenDead
+        case .dropToken, .dropChannel: .tokenDead
         case .refreshProviderToken, .reuseProviderToken, .backOff, .reconnect: .retryLater
-        case .fixConfiguration, .fixRequest: .configurationError
+        case .fixConfiguration, .fixRequest, .useTokenMode: .configurationError
         }
     }
 }

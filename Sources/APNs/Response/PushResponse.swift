@@ -56,19 +56,31 @@ public struct PushResponse: Hashable, Sendable {
     }
 
     /// What to do about this answer; nil when it was accepted.
-    public var remedy: PushRemedy? {
-        if let failure { return failure.kind == .signingFailed ? .fixConfiguration : .reconnect }
-        if status == 200 { return nil }
-        if let reason, reason.isKnown { return reason.remedy }
-        switch status {
-        case 410: return .dropToken
-        case 429, 500...599: return .backOff
-        default: return .fixRequest
-        }
-    }
+    public var remedy: PushRemedy? { PushRemedy(status: status, reason: reason, failure: failure) }
 
     /// The classification a caller switches on.
     public var outcome: PushOutcome { remedy?.outcome ?? .accepted }
+}
+
+extension PushRemedy {
+    /// The one classification of an APNs answer, for pushes and channel calls alike: nil for a 2xx;
+    /// the documented reason's remedy; else by status (reference 1.8, 1.9, 5.6).
+    public init?(status: Int, reason: APNsReason?, failure: TransportFailure?) {
+        if let failure {
+            self = failure.kind == .signingFailed ? .fixConfiguration : .reconnect
+            return
+        }
+        if (200...299).contains(status) { return nil }
+        if let reason, reason.isKnown {
+            self = reason.remedy
+            return
+        }
+        switch status {
+        case 410: self = .dropToken
+        case 429, 500...599: self = .backOff
+        default: self = .fixRequest
+        }
+    }
 }
 
 extension APNsReason {

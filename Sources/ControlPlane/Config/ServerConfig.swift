@@ -9,6 +9,8 @@ public struct ServerConfig: Hashable, Sendable {
     public var isLiveActivitiesOn: Bool
     public var pushPort: Int
     public var tickMilliseconds: Int
+    /// `LFG_QUESTION_TTL_S`: seconds until a question whose prompt gives no `expiresAt` expires.
+    public var questionLifetimeSeconds: Int = defaultQuestionLifetimeSeconds
     public var apns: APNsSettings
     /// Every variable as read (process environment over `.env`), for adapters that read their own.
     public var values: [String: String]
@@ -33,6 +35,8 @@ public struct ServerConfig: Hashable, Sendable {
 
     public static let defaultPushPort = 8766
     public static let defaultTickMilliseconds = 2000
+    /// Claude Code's own default hook timeout, so an unanswered question lives as long as a waiting hook can.
+    public static let defaultQuestionLifetimeSeconds = 600
 
     /// Reads the configuration from `environment`, merged over the `.env` text of its home (if any).
     ///
@@ -53,7 +57,7 @@ public struct ServerConfig: Hashable, Sendable {
             }
             return number
         }
-        return ServerConfig(
+        var config = ServerConfig(
             home: home,
             authToken: value("LFG_AUTH_TOKEN"),
             isLiveActivitiesOn: value("LFG_LIVE_ACTIVITIES") == "1",
@@ -66,6 +70,9 @@ public struct ServerConfig: Hashable, Sendable {
                 productionURL: value("LFG_APNS_PRODUCTION_URL") ?? "https://api.push.apple.com",
                 caFile: value("LFG_APNS_CA_FILE")),
             values: values)
+        config.questionLifetimeSeconds = try integer(
+            "LFG_QUESTION_TTL_S", default: defaultQuestionLifetimeSeconds, in: 1...86_400)
+        return config
     }
 }
 

@@ -48,6 +48,11 @@ public enum DecisionEvent: String, Hashable, Sendable, Codable, CaseIterable {
     case tokenPruned = "token-pruned"
     /// A due start waits a short grace because the app is in the foreground and about to register its own card.
     case startHeld = "start-held"
+    /// A question alert (or its withdrawal) sent to one device's `apnsToken` (contract 8.2).
+    case alert
+    case questionAnswered = "question-answered"
+    case questionCancelled = "question-cancelled"
+    case questionExpired = "question-expired"
 }
 
 /// One line of `$LFG_HOME/liveactivity.log`: `{"ts", "event", "deviceId", ...fields}`.

@@ -36,8 +36,12 @@ extension ControlPlaneService {
         await acquire()
         defer { release() }
         let report = try change(fleet.sessions[sid])
-        do { try await dependencies.store.commit([.putSession(sid, report)]) } catch { throw .store(error) }
+        var book = questions
+        let asked = book.promptReported(sid, report.archived ? nil : report.prompt, isSessionGone: report.archived, at: now)
+        do { try await dependencies.store.commit([.putSession(sid, report)] + asked.writes) } catch { throw .store(error) }
         fleet.put(sid, report)
+        questions = book
+        await carryOut(asked)
         let isDown = fleet.downHosts(at: now).contains(report.host)
         let listing = SessionListing(
             sid: sid, report: report, displayState: DisplayState.resolve(report, isHostDown: isDown) ?? .idle)
@@ -51,8 +55,12 @@ extension ControlPlaneService {
         await acquire()
         defer { release() }
         guard fleet.sessions[sid] != nil else { throw .notFound("no session '\(sid)'") }
-        do { try await dependencies.store.commit([.deleteSession(sid)]) } catch { throw .store(error) }
+        var book = questions
+        let cancelled = book.promptReported(sid, nil, isSessionGone: true, at: now)
+        do { try await dependencies.store.commit([.deleteSession(sid)] + cancelled.writes) } catch { throw .store(error) }
         fleet.remove(sid)
+        questions = book
+        await carryOut(cancelled)
         publishSession(sid, listing: nil)
         noteChange()
     }

@@ -22,13 +22,20 @@ public actor ControlPlaneService {
         public var coalesceWindow: Duration
         /// Where failures that have no request to answer go (stderr in `lfg serve`).
         public var reportProblem: @Sendable (String) -> Void
+        /// Sends question alerts and withdrawals (contract 8.2); nil: questions are never pushed.
+        public var questionNotifier: (any QuestionNotifier)?
+        /// Seconds until a question whose prompt gives no `expiresAt` expires (`LFG_QUESTION_TTL_S`).
+        public var questionLifetime: Double
 
         public init(
             store: any Store, gateway: any PushGateway, decisionLog: any DecisionLogSink,
             wallClock: WallClock = .system, clock: any Clock<Duration> = ContinuousClock(), guards: GuardSet = .all,
             tickInterval: Duration = .milliseconds(2000), coalesceWindow: Duration = .milliseconds(10),
-            reportProblem: @escaping @Sendable (String) -> Void = { _ in }
+            reportProblem: @escaping @Sendable (String) -> Void = { _ in },
+            questionNotifier: (any QuestionNotifier)? = nil, questionLifetime: Double = QuestionBook.defaultLifetime
         ) {
+            self.questionNotifier = questionNotifier
+            self.questionLifetime = questionLifetime
             self.store = store
             self.gateway = gateway
             self.decisionLog = decisionLog
@@ -50,6 +57,13 @@ public actor ControlPlaneService {
     /// Session changes and decision-log lines, for `GET /api/events`.
     public nonisolated let events = EventHub()
     let changes = ChangeSignal()
+    /// Every question and its lifecycle (contract 8.2).
+    var questions: QuestionBook
+    /// The long polls of `GET /api/questions/{id}/wait`.
+    public nonisolated let questionWaiters = QuestionWaiters()
+    /// Question pushes decided but not yet sent (sent after the response, never slowing a request).
+    var questionOutbox: [QuestionPush] = []
+    let questionOutboxSignal = ChangeSignal()
     private var isBusy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -57,6 +71,7 @@ public actor ControlPlaneService {
     public init(_ dependencies: Dependencies, gate: PushGate? = nil, recentLog: [String] = []) {
         self.dependencies = dependencies
         self.watcher = Watcher(guards: dependencies.guards)
+        self.questions = QuestionBook(defaultLifetime: dependencies.questionLifetime)
         self.gate = gate
         self.recentLog = Array(recentLog.suffix(Self.recentLogLimit))
     }
@@ -79,6 +94,7 @@ public actor ControlPlaneService {
         let contents = try await dependencies.store.load()
         fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts)
         _ = try await apply([.loaded(devices: contents.devices, since: contents.since, at: now)])
+        try await loadQuestions(Array(contents.questions.values), sessions: contents.sessions)
     }
 
     // MARK: the lock
@@ -165,6 +181,7 @@ public actor ControlPlaneService {
     /// One watcher tick now: decide for every device, persist, send, and record the answers.
     /// Does nothing while the push gate is closed.
     public func tick() async {
+        await expireQuestions()
         guard pushGateReason == nil else { return }
         await acquire()
         let batches: [PushBatch]
@@ -184,6 +201,7 @@ public actor ControlPlaneService {
     public func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.sendHeartbeats() }
+            group.addTask { await self.runQuestionPushes() }
             await runTicks()
             group.cancelAll()
         }

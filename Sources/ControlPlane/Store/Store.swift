@@ -25,6 +25,10 @@ public enum StoreWrite: Hashable, Sendable {
     case putSince(SinceMap)
     case deleteSince([SessionID])
     case recordHistory(CardHistoryEvent)
+    /// Insert or replace a question (contract 8.2).
+    case putQuestion(Question)
+    /// Remove resolved questions past the kept number.
+    case deleteQuestions([QuestionID])
 }
 
 /// Everything a store holds, as loaded at start.
@@ -33,15 +37,18 @@ public struct StoreContents: Hashable, Sendable {
     public var hosts: [HostID: HostHeartbeat]
     public var devices: [DeviceID: DeviceRecord]
     public var since: SinceMap
+    /// Every stored question, any state.
+    public var questions: [QuestionID: Question]
 
     public init(
         sessions: [SessionID: SessionReport] = [:], hosts: [HostID: HostHeartbeat] = [:],
-        devices: [DeviceID: DeviceRecord] = [:], since: SinceMap = [:]
+        devices: [DeviceID: DeviceRecord] = [:], since: SinceMap = [:], questions: [QuestionID: Question] = [:]
     ) {
         self.sessions = sessions
         self.hosts = hosts
         self.devices = devices
         self.since = since
+        self.questions = questions
     }
 }
 

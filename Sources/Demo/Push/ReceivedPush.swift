@@ -1,5 +1,6 @@
 import APNsMock
 import FleetApp
+import FleetAppTesting
 import FleetCore
 import Foundation
 

@@ -58,6 +58,8 @@ public struct SessionReport: Hashable, Sendable, Codable {
 }
 
 /// Something a session waits on a person for.
+///
+/// A prompt with an ``id`` becomes a ``Question`` on the server (contract 8.2): answerable from the phone.
 public struct Prompt: Hashable, Sendable, Codable {
     public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
         case question, permission, plan, signin
@@ -66,19 +68,36 @@ public struct Prompt: Hashable, Sendable, Codable {
     public var id: String?
     public var kind: Kind
     public var text: String
+    /// The choices of a multiple-choice question (contract 8.2); nil or empty: a free-text question.
+    public var options: [String]?
+    /// When an answer stops being useful (Unix seconds; an extension): the hook sets it to the end of its
+    /// wait, so the phone is not asked a question nobody will hear the answer to. Nil: the server's default.
+    public var expiresAt: UnixTime?
+    /// Whether "always allow" may answer this permission prompt (an extension): the hook sets it when
+    /// Claude Code offered `permission_suggestions` to persist.
+    public var canAlwaysAllow: Bool?
 
-    public init(id: String? = nil, kind: Kind, text: String) {
+    public init(
+        id: String? = nil, kind: Kind, text: String, options: [String]? = nil, expiresAt: UnixTime? = nil,
+        canAlwaysAllow: Bool? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.text = text
+        self.options = options
+        self.expiresAt = expiresAt
+        self.canAlwaysAllow = canAlwaysAllow
     }
 
-    enum CodingKeys: String, CodingKey { case id, kind, text }
+    enum CodingKeys: String, CodingKey { case id, kind, text, options, expiresAt, canAlwaysAllow }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeIfPresent(String.self, forKey: .id)
         kind = try container.decode(.kind, default: Kind.question)
         text = try container.decode(.text, default: "")
+        options = try container.decodeIfPresent([String].self, forKey: .options)
+        expiresAt = try container.decodeIfPresent(UnixTime.self, forKey: .expiresAt)
+        canAlwaysAllow = try container.decodeIfPresent(Bool.self, forKey: .canAlwaysAllow)
     }
 }

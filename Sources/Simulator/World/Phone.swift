@@ -1,4 +1,5 @@
 import FleetApp
+import FleetAppTesting
 import FleetCore
 
 /// One iPhone in the world: FleetApp's real ``FleetApp/SimulatedPhone`` (the app's engine over the
@@ -12,7 +13,7 @@ final class Phone {
     let device: DeviceID
     let environment: PushEnvironment
     /// FleetApp's phone: the app's process, ActivityKit in memory, the outbox of calls to servers.
-    let rig: FleetApp.SimulatedPhone
+    let rig: FleetAppTesting.SimulatedPhone
     /// The folders the person hid in the list (set on the app's model at every launch).
     var hiddenDirs: HiddenDirs
     /// Whether `PUT /api/devices` gets through (false: the server never learns the hidden folders).
@@ -40,7 +41,7 @@ final class Phone {
             deviceID: device, environment: environment,
             servers: servers.map { ServerProfile(name: $0, baseURL: "https://\($0).example:8766", bearerToken: "t") },
             defaultServerName: servers[0])
-        rig = FleetApp.SimulatedPhone(
+        rig = FleetAppTesting.SimulatedPhone(
             configuration: configuration, clock: simulation.clock.phoneClock,
             behaviour: InMemoryActivityHost.Behaviour(tokenLatency: simulation.environment.tokenMintDelay),
             installID: UInt32(index + 1), guards: simulation.guards)

@@ -1,4 +1,5 @@
 import FleetApp
+import FleetAppTesting
 import FleetCore
 
 /// One run of one scenario: the world (truth, servers, APNs, phones), the agenda and the metrics.

@@ -1,4 +1,4 @@
-import APNs
+@testable import APNs
 import Testing
 
 @Suite struct APNsConfigurationTests {
@@ -24,6 +24,31 @@ import Testing
         let configuration = try APNsConfiguration(environment: environment)
         #expect(configuration.baseURL(for: .sandbox) == "http://127.0.0.1:9000")
         #expect(configuration.caFile == "/ca.pem")
+    }
+
+    @Test("The channel management and broadcast hosts default per contract 8.1; broadcast follows the push URL")
+    func broadcastHosts() throws {
+        let standard = try APNsConfiguration(environment: complete)
+        #expect(standard.channelsBaseURL(for: .sandbox) == "https://api-manage-broadcast.sandbox.push.apple.com:2195")
+        #expect(standard.channelsBaseURL(for: .production) == "https://api-manage-broadcast.push.apple.com:2196")
+        #expect(standard.broadcastBaseURL(for: .sandbox) == "https://api.sandbox.push.apple.com")
+        #expect(standard.broadcastBaseURL(for: .production) == "https://api.push.apple.com")
+        var environment = complete
+        environment["LFG_APNS_SANDBOX_URL"] = "http://127.0.0.1:9000"
+        environment["LFG_APNS_CHANNELS_SANDBOX_URL"] = "http://127.0.0.1:9001/"
+        environment["LFG_APNS_CHANNELS_PRODUCTION_URL"] = "http://127.0.0.1:9002"
+        environment["LFG_APNS_BROADCAST_PRODUCTION_URL"] = "https://api-broadcast.push.apple.com/"
+        let custom = try APNsConfiguration(environment: environment)
+        #expect(custom.broadcastBaseURL(for: .sandbox) == "http://127.0.0.1:9000")
+        #expect(custom.broadcastBaseURL(for: .production) == "https://api-broadcast.push.apple.com")
+        #expect(custom.channelsBaseURL(for: .sandbox) == "http://127.0.0.1:9001")
+        #expect(custom.channelsBaseURL(for: .production) == "http://127.0.0.1:9002")
+        #expect(custom.baseURL(for: .channel(Fixture.channel), environment: .sandbox) == "http://127.0.0.1:9000")
+        #expect(custom.baseURL(for: .device(Fixture.token), environment: .production) == "https://api.push.apple.com")
+        environment["LFG_APNS_BROADCAST_SANDBOX_URL"] = "api-broadcast.sandbox.push.apple.com"
+        #expect(throws: APNsConfigurationError(problems: [
+            "LFG_APNS_BROADCAST_SANDBOX_URL is 'api-broadcast.sandbox.push.apple.com'; give an https:// (TLS) or http:// (cleartext HTTP/2) URL",
+        ])) { try APNsConfiguration(environment: environment) }
     }
 
     @Test("Every missing item is named at once")

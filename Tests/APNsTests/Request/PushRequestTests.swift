@@ -51,9 +51,13 @@ import Testing
     @Test("A payload over 4096 bytes is refused before anything is sent, and 4096 itself is fine")
     func sizeLimit() throws {
         let filler = { (count: Int) in Array(#"{"a":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: count) + Array(#""}"#.utf8) }
-        #expect(try PushPayload(bytes: filler(4096 - 8)).bytes.count == 4096)
+        let request = { (payload: PushPayload) in
+            try PushRequest(
+                token: Fixture.token, environment: .sandbox, pushType: .alert, topic: "t", priority: .immediate, payload: payload)
+        }
+        #expect(try request(PushPayload(bytes: filler(4096 - 8))).payload.bytes.count == 4096)
         #expect(throws: PushRequestError.payloadTooLarge(bytes: 4097, limit: 4096)) {
-            try PushPayload(bytes: filler(4096 - 7))
+            try request(PushPayload(bytes: filler(4096 - 7)))
         }
         var state = Fixture.state
         state.rows = (0..<3).map { Row(sid: SessionID("s\($0)"), title: String(repeating: "t", count: 1500), state: .working, since: 0) }

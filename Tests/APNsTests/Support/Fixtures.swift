@@ -5,6 +5,7 @@ enum Fixture {
     static let tokenHex = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"
     static let token = try! DeviceToken(hex: tokenHex)
     static let bundle = BundleID("dev.lfg.app")
+    static let channel = try! BroadcastChannelID("dHVuYS1jaGFubmVsLWlkLTAwMQ==")
 
     static let state = ContentState(
         working: 2, needsInput: 1,

@@ -1,6 +1,7 @@
 import APNs
 import ControlPlane
 import FleetApp
+import FleetAppTesting
 import FleetCore
 import Foundation
 import HTTPTypes

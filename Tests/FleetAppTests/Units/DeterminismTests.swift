@@ -1,4 +1,5 @@
 import FleetApp
+import FleetAppTesting
 import FleetCore
 import Testing
 

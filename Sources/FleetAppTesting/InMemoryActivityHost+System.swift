@@ -1,3 +1,4 @@
+import FleetApp
 import FleetCore
 
 /// A Live Activity push as the phone receives it (what APNs delivers to one token).

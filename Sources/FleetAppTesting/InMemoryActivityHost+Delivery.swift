@@ -1,3 +1,4 @@
+import FleetApp
 import FleetCore
 
 /// How the simulated iOS hands out what its sequences yield: one due event at a time, in (due time,

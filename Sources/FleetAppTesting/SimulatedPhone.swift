@@ -1,3 +1,4 @@
+import FleetApp
 import FleetCore
 
 /// One phone for a discrete-event simulation: iOS (``InMemoryActivityHost``), the app's process

@@ -1,3 +1,4 @@
+import FleetApp
 import FleetCore
 
 /// ActivityKit in memory, behaving as the reference and the seed document iOS, driven in virtual time.

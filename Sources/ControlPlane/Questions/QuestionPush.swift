@@ -1,0 +1,110 @@
+import APNs
+import FleetCore
+
+/// One question push to every device with an alert token: the alert that asks it, or the background
+/// push that withdraws it.
+public struct QuestionPush: Hashable, Sendable {
+    public enum Action: String, Hashable, Sendable {
+        /// The time-sensitive alert of a new question.
+        case ask
+        /// The background push after it stopped being pending.
+        case withdraw
+    }
+
+    /// One device's `apnsToken` (the whole hex: it never leaves the process except to APNs).
+    public struct Target: Hashable, Sendable {
+        public var deviceId: DeviceID
+        public var env: PushEnvironment
+        public var hex: String
+
+        public init(deviceId: DeviceID, env: PushEnvironment, hex: String) {
+            self.deviceId = deviceId
+            self.env = env
+            self.hex = hex
+        }
+    }
+
+    /// What one target answered.
+    public struct Result: Hashable, Sendable {
+        public var target: Target
+        /// The HTTP status; 0 when it was never answered (transport failure, or not built).
+        public var status: Int
+        public var reason: String?
+        /// The typed verdict: `tokenDead` prunes the token (410, 400 `BadDeviceToken`; seed 002).
+        public var outcome: PushOutcome
+        public var milliseconds: Double
+
+        public init(target: Target, status: Int, reason: String?, outcome: PushOutcome, milliseconds: Double) {
+            self.target = target
+            self.status = status
+            self.reason = reason
+            self.outcome = outcome
+            self.milliseconds = milliseconds
+        }
+    }
+
+    public var action: Action
+    public var question: Question
+    /// The alert's title: the session's title when the question was asked.
+    public var title: String
+    public var targets: [Target]
+
+    public init(action: Action, question: Question, title: String, targets: [Target]) {
+        self.action = action
+        self.question = question
+        self.title = title
+        self.targets = targets
+    }
+}
+
+/// Sends question pushes. Rules: one result per target, in target order; never throws.
+public protocol QuestionNotifier: Sendable {
+    func deliver(_ push: QuestionPush) async -> [QuestionPush.Result]
+}
+
+/// Question pushes through any `PushSender` (HTTP/2 to APNs in production, the stand-in in tests).
+public struct APNsQuestionNotifier: QuestionNotifier {
+    let sender: any PushSender
+    let bundleID: BundleID
+
+    public init(sender: any PushSender, bundleID: BundleID) {
+        self.sender = sender
+        self.bundleID = bundleID
+    }
+
+    public func deliver(_ push: QuestionPush) async -> [QuestionPush.Result] {
+        let sender = sender
+        let bundleID = bundleID
+        return await withTaskGroup(of: (Int, QuestionPush.Result).self) { group in
+            for (index, target) in push.targets.enumerated() {
+                group.addTask { (index, await Self.send(push, to: target, sender: sender, bundleID: bundleID)) }
+            }
+            var results = [QuestionPush.Result?](repeating: nil, count: push.targets.count)
+            for await (index, result) in group { results[index] = result }
+            return results.compactMap { $0 }
+        }
+    }
+
+    static func send(_ push: QuestionPush, to target: QuestionPush.Target, sender: any PushSender, bundleID: BundleID)
+        async -> QuestionPush.Result
+    {
+        let request: PushRequest
+        do {
+            let token = try DeviceToken(hex: target.hex)
+            switch push.action {
+            case .ask:
+                request = try .questionAlert(
+                    push.question, title: push.title, token: token, environment: target.env, bundleID: bundleID)
+            case .withdraw:
+                request = try .questionWithdrawal(push.question, token: token, environment: target.env, bundleID: bundleID)
+            }
+        } catch {
+            return QuestionPush.Result(
+                target: target, status: 0, reason: "not sent: \(error)", outcome: .configurationError, milliseconds: 0)
+        }
+        let response = await sender.send(request)
+        return QuestionPush.Result(
+            target: target, status: response.status, reason: response.reason?.rawValue ?? response.failure?.description,
+            outcome: response.outcome, milliseconds: response.latencyMilliseconds)
+    }
+}
