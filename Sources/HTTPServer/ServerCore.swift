@@ -46,9 +46,9 @@ final class ServerCore: Sendable {
                 return Self.queue(tooLarge, stream: nil, on: connection)
             }
             let request = HTTPRequest(
-                method: context.method, path: context.rawPath, query: ConnectionValues.query(of: connection),
-                headers: ConnectionValues.headers(of: connection), body: body,
-                remoteAddress: ConnectionValues.peerAddress(of: connection))
+                method: context.method, path: ConnectionValues.decoded(context.rawPath),
+                query: ConnectionValues.query(of: connection), headers: ConnectionValues.headers(of: connection),
+                body: body, remoteAddress: ConnectionValues.peerAddress(of: connection), rawPath: context.rawPath)
             if admission.submit(context, request, suspend: { MHD_suspend_connection(connection) }) {
                 return .YES
             }
