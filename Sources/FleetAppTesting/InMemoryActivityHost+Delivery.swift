@@ -49,6 +49,12 @@ extension InMemoryActivityHost {
         case .expire(let id):
             endCard(id, finalContent: nil, dismissal: .default, at: due)
             return nil
+        case .markStale(let id, let staleDate):
+            guard let index = liveIndex(of: id), cards[index].staleDate == staleDate, cards[index].state == .active
+            else { return nil }
+            cards[index].state = .stale
+            schedule(.yield(.activityStateChanged(id, .stale, content: cards[index].content)), at: due)
+            return nil
         }
     }
 

@@ -3,8 +3,8 @@ import FleetCore
 
 /// A Live Activity push as the phone receives it (what APNs delivers to one token).
 public enum LiveActivityPush: Hashable, Sendable {
-    /// `event: update` with its `content-state` and `timestamp`.
-    case update(ContentState, timestamp: UnixTime)
+    /// `event: update` with its `content-state`, `timestamp` and `stale-date` (nil: none).
+    case update(ContentState, timestamp: UnixTime, staleDate: UnixTime? = nil)
     /// `event: end` with an optional final `content-state`, the `dismissal-date` as a policy, and `timestamp`.
     case end(ContentState?, dismissal: DismissalPolicy, timestamp: UnixTime)
 }
@@ -19,6 +19,9 @@ public enum PushArrival: Hashable, Sendable {
     case ignoredAsOlder(ActivityID)
     /// A push-to-start for a token this install no longer answers to, or past the activity limit.
     case startRefused
+    /// A push-to-start naming a broadcast channel that does not exist (deleted), or on an iOS before 18:
+    /// nothing starts, and APNs still answered 200.
+    case startedNothing
 }
 
 /// The system's side of the simulated phone: what iOS, APNs and the person do to it.
@@ -52,11 +55,32 @@ extension InMemoryActivityHost {
 
     /// A push-to-start arrives for `token`. Starts a card (it arrives through `activityUpdates` if the
     /// app is running) unless the token is not this install's current one or the limit is reached.
+    ///
+    /// `inputPushChannel` (iOS 18): the card follows that channel and gets no update token;
+    /// `channelExists` says whether APNs still knows it (a start naming a deleted channel starts nothing).
     @discardableResult
-    public func pushToStart(token: PushToken, content: ContentState) -> PushArrival {
+    public func pushToStart(
+        token: PushToken, content: ContentState, staleDate: UnixTime? = nil, inputPushChannel: String? = nil,
+        channelExists: Bool = true
+    ) -> PushArrival {
         settle()
         guard token == pushToStartToken, liveCount < behaviour.maxActivities else { return .startRefused }
-        return .applied(startCard(content: content, getsUpdateToken: behaviour.pushStartedCardsGetTokens))
+        if inputPushChannel != nil, !channelExists || !behaviour.supportsChannels { return .startedNothing }
+        let getsToken = inputPushChannel == nil && behaviour.pushStartedCardsGetTokens
+        return .applied(
+            startCard(content: content, getsUpdateToken: getsToken, staleDate: staleDate, channel: inputPushChannel))
+    }
+
+    /// A broadcast on `channel` arrives: every live card following it applies it (timestamp ordering as
+    /// for a token push). Returns the cards that took it.
+    @discardableResult
+    public func deliverBroadcast(_ push: LiveActivityPush, onChannel channel: String) -> [ActivityID] {
+        settle()
+        let indices = cards.indices.filter { cards[$0].state.isLive && cards[$0].channel == channel }
+        return indices.compactMap { index in
+            if case .applied(let id) = apply(push, at: index) { return id }
+            return nil
+        }
     }
 
     /// A Live Activity push arrives for an update token.
@@ -66,12 +90,17 @@ extension InMemoryActivityHost {
         guard let index = cards.firstIndex(where: { $0.state.isLive && $0.updateToken == token }) else {
             return .droppedNoLiveCard
         }
+        return apply(push, at: index)
+    }
+
+    func apply(_ push: LiveActivityPush, at index: Int) -> PushArrival {
         let id = cards[index].id
         switch push {
-        case .update(let content, let timestamp):
+        case .update(let content, let timestamp, let staleDate):
             guard timestamp >= cards[index].lastTimestamp else { return .ignoredAsOlder(id) }
             cards[index].content = content
             cards[index].lastTimestamp = timestamp
+            setStaleDate(staleDate, of: index)
         case .end(let content, let dismissal, let timestamp):
             guard timestamp >= cards[index].lastTimestamp else { return .ignoredAsOlder(id) }
             cards[index].lastTimestamp = timestamp
@@ -82,7 +111,14 @@ extension InMemoryActivityHost {
 
     /// The person swipes a card away: it ends and leaves the screen; the app is not asked.
     public func personDismissed(_ id: ActivityID) {
+        settle()
         endCard(id, finalContent: nil, dismissal: .immediate)
+    }
+
+    /// The channel a card follows, or nil (a token card, or gone).
+    public func channel(of id: ActivityID) -> String? {
+        settle()
+        return liveIndex(of: id).flatMap { cards[$0].channel }
     }
 
     /// Adds a card of the retired per-session type, as an older build left it (for the tombstone sweep).

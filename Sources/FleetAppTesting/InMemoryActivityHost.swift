@@ -33,12 +33,15 @@ public final class InMemoryActivityHost: ActivityHost {
         public var maxActiveDuration: Double
         /// Seconds an ended card with the default dismissal policy stays on the lock screen (4 hours).
         public var endedCardLingers: Double
+        /// iOS 18 or later: cards can follow broadcast channels (`.channel(id)`, `input-push-channel`).
+        public var supportsChannels: Bool
 
         public init(
             tokenLatency: Double = 0.5, deliveryLatency: Double = 0.05, pushToStartFiresTwice: Bool = true,
             maxActivities: Int = 5, pushStartedCardsGetTokens: Bool = true, maxActiveDuration: Double = 8 * 3600,
-            endedCardLingers: Double = 4 * 3600
+            endedCardLingers: Double = 4 * 3600, supportsChannels: Bool = true
         ) {
+            self.supportsChannels = supportsChannels
             self.tokenLatency = tokenLatency
             self.deliveryLatency = deliveryLatency
             self.pushToStartFiresTwice = pushToStartFiresTwice
@@ -68,6 +71,9 @@ public final class InMemoryActivityHost: ActivityHost {
         var updateToken: PushToken?
         var lastTimestamp: UnixTime
         var dismissAt: UnixTime?
+        var staleDate: UnixTime?
+        /// The broadcast channel the card follows (`.channel(id)` or `input-push-channel`), if any.
+        var channel: String?
     }
 
     enum Pending: Hashable {
@@ -75,6 +81,7 @@ public final class InMemoryActivityHost: ActivityHost {
         case mintUpdateToken(ActivityID)
         case dismiss(ActivityID)
         case expire(ActivityID)
+        case markStale(ActivityID, at: UnixTime)
 
         var isYield: Bool {
             if case .yield = self { return true }
@@ -121,7 +128,7 @@ public final class InMemoryActivityHost: ActivityHost {
     public var fleetActivities: [FleetActivity] {
         settle()
         return cards.filter { $0.kind == .fleet && $0.state != .dismissed }
-            .map { FleetActivity(id: $0.id, content: $0.content, state: $0.state) }
+            .map { FleetActivity(id: $0.id, content: $0.content, state: $0.state, staleDate: $0.staleDate) }
     }
 
     public var retiredActivityIDs: [ActivityID] {
@@ -133,7 +140,12 @@ public final class InMemoryActivityHost: ActivityHost {
         settle()
         guard isAppInForeground else { throw .visibility }
         guard liveCount < behaviour.maxActivities else { throw .targetMaximumExceeded }
-        let id = startCard(content: content, getsUpdateToken: pushType == .token)
+        var channel: String?
+        if case .channel(let id) = pushType {
+            guard behaviour.supportsChannels else { throw .other("a channel card needs iOS 18") }
+            channel = id
+        }
+        let id = startCard(content: content, getsUpdateToken: pushType == .token, channel: channel)
         commands.append(.request(id, content, pushType))
         return id
     }
@@ -144,6 +156,8 @@ public final class InMemoryActivityHost: ActivityHost {
         guard let index = liveIndex(of: id) else { return }
         cards[index].content = content
         cards[index].lastTimestamp = max(cards[index].lastTimestamp, content.updatedAt)
+        // `ActivityContent(state:staleDate: nil)`: the app's own update clears the stale date.
+        setStaleDate(nil, of: index)
     }
 
     public func end(_ id: ActivityID, finalContent: ContentState?, dismissal: DismissalPolicy) {
@@ -188,13 +202,17 @@ public final class InMemoryActivityHost: ActivityHost {
     }
 
     @discardableResult
-    func startCard(content: ContentState, getsUpdateToken: Bool, kind: Kind = .fleet) -> ActivityID {
+    func startCard(
+        content: ContentState, getsUpdateToken: Bool, kind: Kind = .fleet, staleDate: UnixTime? = nil,
+        channel: String? = nil
+    ) -> ActivityID {
         activityCounter += 1
         let id = ActivityID("\(installTag)-\(Self.hex(UInt64(activityCounter), width: 6))")
         cards.append(
             Card(id: id, kind: kind, content: content, state: .active, getsUpdateToken: getsUpdateToken,
-                 updateToken: nil, lastTimestamp: content.updatedAt, dismissAt: nil))
+                 updateToken: nil, lastTimestamp: content.updatedAt, dismissAt: nil, staleDate: nil, channel: channel))
         guard kind == .fleet else { return id }
+        setStaleDate(staleDate, of: cards.count - 1)
         schedule(.yield(.activityArrived(id)), after: behaviour.deliveryLatency)
         if getsUpdateToken { schedule(.mintUpdateToken(id), after: behaviour.tokenLatency) }
         schedule(.expire(id), after: behaviour.maxActiveDuration)
@@ -221,6 +239,14 @@ public final class InMemoryActivityHost: ActivityHost {
         schedule(
             .yield(.activityStateChanged(id, cards[index].state, content: cards[index].content)),
             at: now + behaviour.deliveryLatency)
+    }
+
+    /// Sets a card's stale date (nil: never stale) and has iOS mark it stale then, unless newer content
+    /// moves the date first. New content makes a stale card active again.
+    func setStaleDate(_ staleDate: UnixTime?, of index: Int) {
+        cards[index].staleDate = staleDate
+        if cards[index].state == .stale { cards[index].state = .active }
+        if let staleDate { schedule(.markStale(cards[index].id, at: staleDate), at: staleDate) }
     }
 
     func schedule(_ pending: Pending, after seconds: Double) {

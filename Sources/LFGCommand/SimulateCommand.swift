@@ -6,14 +6,15 @@ public struct SimulateCommand: Command {
     public static let name = "simulate"
     public static let summary = "run the deterministic lifecycle simulator"
     public static let usage = """
-        Usage: lfg simulate [--scenario NAME|all] [--seed N] [--without GUARD]... [--json] [--trace]
-               lfg simulate --list-scenarios | --list-guards | --prove-guards [--seed N]
+        Usage: lfg simulate [--scenario NAME|all] [--seed N] [--ios 17|18] [--without GUARD]... [--json] [--trace]
+               lfg simulate --list-scenarios | --list-guards | --prove-guards [--seed N] [--ios 17|18]
 
         Replays the seed's situations (A-G), several devices, the idle phone and a day in virtual time,
         and reports how often the lock screen shows the truth. --without switches a guard off (repeatable)
         so its failure comes back. The same seed gives the same output, byte for byte.
           --scenario NAME   one scenario, or all (default)
           --seed N          the random seed (default \(defaultSeed))
+          --ios 17|18       the phones' iOS (default 18: broadcast channels where the design uses them)
           --json            one JSON object instead of the report
           --trace           also print every step (pushes, cards, registrations, decisions)
           --prove-guards    for each guard, its scenario's figures with every guard on and without it
@@ -27,6 +28,7 @@ public struct SimulateCommand: Command {
     let mode: Mode
     let scenarios: [String]
     let seed: UInt64
+    let ios: IOSVersion
     let without: Set<Guard>
     let isJSON: Bool
     let isTracing: Bool
@@ -54,6 +56,14 @@ public struct SimulateCommand: Command {
         } else {
             seed = Self.defaultSeed
         }
+        if let text = try arguments.value("--ios") {
+            guard let version = Int(text).flatMap(IOSVersion.init(rawValue:)) else {
+                throw UsageError("--ios takes 17 or 18, not '\(text)'")
+            }
+            ios = version
+        } else {
+            ios = .ios18
+        }
         var without: Set<Guard> = []
         for name in try arguments.values("--without") {
             guard let found = Guard(rawValue: name) else {
@@ -73,14 +83,14 @@ public struct SimulateCommand: Command {
     public func run(_ context: CommandContext) async throws -> Int32 {
         switch mode {
         case .listScenarios:
-            context.write(Scenario.all.map(\.name).joined(separator: "\n") + "\n")
+            context.write(Scenario.listing + "\n")
         case .listGuards:
-            context.write(Guard.allCases.map(\.rawValue).joined(separator: "\n") + "\n")
+            context.write(GuardProof.listing + "\n")
         case .proveGuards:
-            context.write(GuardProof.table(seed: seed) + "\n")
+            context.write(GuardProof.table(seed: seed, ios: ios) + "\n")
         case .run:
             let chosen = scenarios.compactMap(Scenario.named)
-            let report = SimulationReport.run(chosen, seed: seed, without: without, tracing: isTracing)
+            let report = SimulationReport.run(chosen, seed: seed, ios: ios, without: without, tracing: isTracing)
             if isTracing {
                 for result in report.scenarios {
                     context.write("== \(result.name)\n" + (result.trace ?? []).joined(separator: "\n") + "\n")

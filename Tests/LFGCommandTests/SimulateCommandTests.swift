@@ -4,24 +4,29 @@ import Testing
 
 @Suite("lfg simulate")
 struct SimulateCommandTests {
-    @Test("--list-guards prints the contract's guard names, one a line")
+    @Test("--list-guards prints the contract's guard names, one a line, each name first and then what it stops")
     func listGuards() async {
         let run = await CapturedRun.run(["simulate", "--list-guards"])
         #expect(run.status == 0)
-        #expect(run.output.split(separator: "\n") == [
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.map { String($0.split(separator: " ")[0]) } == [
             "end-gate-trust", "start-veto", "supersede", "all-accept", "push-to-start-cap", "dedupe",
             "adopt-on-register", "sid-dedupe", "updated-at-excluded", "default-host-only", "push-port-gate",
-            "max-rows", "ended-report-wins",
+            "max-rows", "ended-report-wins", "broadcast-channels", "stale-date", "renewal", "token-forgetting",
+            "priority-budget",
         ])
+        #expect(lines.allSatisfy { $0.contains("without it: ") })
     }
 
     @Test("--list-scenarios prints A to G, multi-device, idle-phone and day")
     func listScenarios() async {
         let run = await CapturedRun.run(["simulate", "--list-scenarios"])
         #expect(run.status == 0)
-        #expect(run.output.split(separator: "\n") == [
-            "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day",
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.map { String($0.split(separator: " ")[0]) } == [
+            "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day", "eight-hours", "flapping",
         ])
+        #expect(lines.allSatisfy { $0.split(separator: " ").count > 3 })
     }
 
     @Test("--json with a seed and repeated --without prints one object, the same bytes twice")
@@ -33,6 +38,7 @@ struct SimulateCommandTests {
         #expect(first.output == second.output)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(first.output.utf8)) as? [String: Any])
         #expect(object["seed"] as? Int == 9)
+        #expect(object["ios"] as? Int == 18)
         #expect(object["without"] as? [String] == ["start-veto", "dedupe"])
         #expect((object["scenarios"] as? [[String: Any]])?.count == 1)
     }
@@ -53,7 +59,7 @@ struct SimulateCommandTests {
     func report() async {
         let run = await CapturedRun.run(["simulate", "--scenario", "A"])
         #expect(run.status == 0)
-        #expect(run.output.hasPrefix("lfg simulate: seed 1; guards off: none"))
+        #expect(run.output.hasPrefix("lfg simulate: seed 1; iOS 18; guards off: none"))
         #expect(run.output.contains("correct: every phone shows exactly one card"))
     }
 }

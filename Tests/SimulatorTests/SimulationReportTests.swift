@@ -33,7 +33,8 @@ import Testing
     func jsonKeys() throws {
         let report = SimulationReport.run([try #require(Scenario.named("A"))], seed: 5, without: [.dedupe, .maxRows])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["seed", "without", "scenarios"])
+        #expect(Set(object.keys) == ["seed", "ios", "without", "scenarios"])
+        #expect(object["ios"] as? Int == 18)
         #expect(object["seed"] as? Int == 5)
         #expect(object["without"] as? [String] == ["dedupe", "max-rows"])
         let scenarios = try #require(object["scenarios"] as? [[String: Any]])
@@ -43,13 +44,17 @@ import Testing
         #expect(Set(metrics.keys) == [
             "simulatedSeconds", "correctFraction", "timeToCorrectP50", "timeToCorrectP99", "multiCardSeconds",
             "maxVisibleCards", "frozenSeconds", "starts", "clientEnded", "startEndLoops", "pushes",
+            "honestFraction", "lyingSeconds", "needsYouTransitions", "needsYouLate", "needsYouWorstSeconds",
+            "priority10WorstHour", "longestCardlessActiveSeconds", "checkpoints",
         ])
         #expect(metrics["simulatedSeconds"] as? Double == 900)
     }
 
     @Test("Scenario names are the contract's")
     func scenarioNames() {
-        #expect(Scenario.all.map(\.name) == ["A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day"])
+        #expect(Scenario.all.map(\.name) == [
+            "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day", "eight-hours", "flapping",
+        ])
     }
 
     @Test("With every guard on the seed's situations show no loops and no second card beyond dedupe's moment")

@@ -48,11 +48,20 @@ public struct FleetActivity: Hashable, Sendable {
     public var id: ActivityID
     public var content: ContentState
     public var state: ActivityLifecycleState
+    /// When iOS marks the card stale unless newer content arrives first (`ActivityContent.staleDate`).
+    public var staleDate: UnixTime?
 
-    public init(id: ActivityID, content: ContentState, state: ActivityLifecycleState = .active) {
+    public init(id: ActivityID, content: ContentState, state: ActivityLifecycleState = .active, staleDate: UnixTime? = nil) {
         self.id = id
         self.content = content
         self.state = state
+        self.staleDate = staleDate
+    }
+
+    /// Whether the card is drawn as stale at `now` (the widget's `context.isStale`): its stale date passed,
+    /// live or ended alike. A stale card says so instead of pretending to be current.
+    public func isMarkedStale(at now: UnixTime) -> Bool {
+        state == .stale || (staleDate.map { now >= $0 } ?? false)
     }
 
     /// The card as FleetCore's dedupe rule sees it.

@@ -105,6 +105,16 @@ public enum ControlPlaneCall: Hashable, Sendable {
         return try encoder.encode(body)
     }
 
+    /// The kind of call, one word per endpoint (the simulator keys its tunnel's chances by it).
+    public var kind: String {
+        switch self {
+        case .putDevice: "put-device"
+        case .registerToken(let registration, _, _): "register-" + registration.kind.rawValue
+        case .reportEnded: "report-ended"
+        case .fetchSessions: "fetch-sessions"
+        }
+    }
+
     /// What a short trace line names this call by (never a whole token).
     public var summary: String {
         switch self {

@@ -22,6 +22,24 @@ enum CardCorrectness {
         return matches(card, truth.contentState)
     }
 
+    /// Honest (contract 8.1): every visible card is correct or marked stale by iOS, or there is no card
+    /// while nothing is active. A missing card while something is active is not honest; while the count
+    /// is unknown (a host down) the lenient rule of ``isCorrect`` applies, and stale cards are honest too.
+    static func isHonest(
+        cards: [ContentState], isStale: [Bool], truth: FleetReduction, activeWhenLastTrustworthy: Bool
+    ) -> Bool {
+        if isCorrect(cards: cards, truth: truth, activeWhenLastTrustworthy: activeWhenLastTrustworthy) { return true }
+        guard !cards.isEmpty else { return false }
+        guard truth.isTrustworthy else { return isStale.allSatisfy { $0 } }
+        return zip(cards, isStale).allSatisfy { card, stale in stale || matches(card, truth.contentState) }
+    }
+
+    /// Whether one visible card lies: it shows content that is not the truth and iOS has not marked it
+    /// stale. While the count is unknown nothing is judged a lie.
+    static func isLying(_ card: ContentState, isStale: Bool, truth: FleetReduction) -> Bool {
+        truth.isTrustworthy && !isStale && !matches(card, truth.contentState)
+    }
+
     static func matches(_ card: ContentState, _ truth: ContentState) -> Bool {
         guard card.working == truth.working, card.needsInput == truth.needsInput, card.more == truth.more,
             card.rows.count == truth.rows.count

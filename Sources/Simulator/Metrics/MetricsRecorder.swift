@@ -12,7 +12,11 @@ struct MetricsRecorder {
     private var hasFrozenCard = false
     private var hasOverheightCard = false
     private var isUntrustworthy = false
+    private var isHonest = true
+    private var isLying = false
     private var correctSeconds = 0.0
+    private var honestSeconds = 0.0
+    private var lyingSeconds = 0.0
     private var multiCardSeconds = 0.0
     private var frozenSeconds = 0.0
     private var overheightSeconds = 0.0
@@ -32,6 +36,7 @@ struct MetricsRecorder {
     private var pushes = 0
     private var truthChanges = 0
     private var lastPushStart: [Int: Double] = [:]
+    private var timeliness = TimelinessRecorder()
     private var pushStartedCards: [PushStartedCard] = []
 
     /// A card a push-to-start created, and when its update token first reached the canonical server.
@@ -51,7 +56,17 @@ struct MetricsRecorder {
 
     // MARK: counts
 
-    mutating func pushSent() { pushes += 1 }
+    /// One push left a server for `phone` (nil: a device no phone in the world has).
+    mutating func pushSent(phone: Int?, content: ContentState, priority: Int, _ simulation: Simulation) {
+        pushes += 1
+        guard let phone else { return }
+        timeliness.pushSent(phone: phone, content: content, priority: priority, at: simulation.now)
+    }
+
+    /// The scenario's checkpoint at hour `hour`: are the lock screens right now?
+    mutating func checkpoint(hour: Int, _ simulation: Simulation) {
+        timeliness.checkpoint(hour: hour, correct: isCorrect)
+    }
     mutating func serverStarted() { serverStarts += 1 }
 
     /// The app started a card itself (`Activity.request`).
@@ -114,6 +129,7 @@ struct MetricsRecorder {
                 changed = true
             }
             if next.isTrustworthy { activeWhenLastTrustworthy[phone.index] = next.activeTotal > 0 }
+            timeliness.truthChanged(phone: phone.index, from: previous, to: next, at: simulation.now)
             truths[phone.index] = next
         }
         if changed {
@@ -128,9 +144,20 @@ struct MetricsRecorder {
         var frozen = false
         var overheight = false
         var untrustworthy = false
+        var honest = true
+        var lying = false
         for phone in simulation.phones where phone.isInstalled {
             let truth = truths[phone.index]
             let cards = phone.visibleCards
+            let stale = cards.map { $0.isMarkedStale(at: simulation.unixNow) }
+            let cardless = truth.isTrustworthy && truth.activeTotal > 0 && cards.isEmpty
+            timeliness.look(phone: phone.index, cardless: cardless, at: simulation.now)
+            honest = honest && CardCorrectness.isHonest(
+                cards: cards.map(\.content), isStale: stale, truth: truth,
+                activeWhenLastTrustworthy: activeWhenLastTrustworthy[phone.index])
+            lying = lying || zip(cards, stale).contains { card, stale in
+                CardCorrectness.isLying(card.content, isStale: stale, truth: truth)
+            }
             notePushStartedCardsGone(on: phone, visible: Set(cards.map(\.id)), simulation)
             untrustworthy = untrustworthy || !truth.isTrustworthy
             maxVisibleCards = max(maxVisibleCards, cards.count)
@@ -150,6 +177,7 @@ struct MetricsRecorder {
         }
         (isCorrect, hasMultipleCards, hasFrozenCard, hasOverheightCard, isUntrustworthy) =
             (correct, multiple, frozen, overheight, untrustworthy)
+        (isHonest, isLying) = (honest, lying)
         if correct, !pendingChanges.isEmpty {
             timesToCorrect += pendingChanges.map { simulation.now - $0 }
             pendingChanges.removeAll()
@@ -188,6 +216,8 @@ struct MetricsRecorder {
         let span = time - lastTime
         guard span > 0 else { return }
         if isCorrect { correctSeconds += span }
+        if isHonest { honestSeconds += span }
+        if isLying { lyingSeconds += span }
         if hasMultipleCards { multiCardSeconds += span }
         if hasFrozenCard { frozenSeconds += span }
         if hasOverheightCard { overheightSeconds += span }
@@ -216,14 +246,16 @@ struct MetricsRecorder {
             correctFraction: simulation.duration > 0 ? correctSeconds / simulation.duration : 1,
             timeToCorrectP50: Self.percentile(sorted, 0.50), timeToCorrectP99: Self.percentile(sorted, 0.99),
             multiCardSeconds: multiCardSeconds, maxVisibleCards: maxVisibleCards, frozenSeconds: frozenSeconds,
-            starts: starts, clientEnded: clientEnded, startEndLoops: startEndLoops, pushes: pushes)
+            starts: starts, clientEnded: clientEnded, startEndLoops: startEndLoops, pushes: pushes,
+            honestFraction: simulation.duration > 0 ? honestSeconds / simulation.duration : 1,
+            lyingSeconds: lyingSeconds)
         let details = ScenarioDetails(
             serverStarts: serverStarts, truthChanges: truthChanges, overheightSeconds: overheightSeconds,
             pushStartsWithTokenBack: withToken, pushStartsWithoutTokenBack: withoutToken,
             pushStartedCardsKilled: pushStartedCards.filter { card in
                 card.goneAt.map { $0 - card.appearedAt <= Self.killWindow } ?? false
             }.count,
-            untrustworthySeconds: untrustworthySeconds)
+            untrustworthySeconds: untrustworthySeconds, timeliness: timeliness.finish(at: simulation.duration))
         return (metrics, details)
     }
 

@@ -24,6 +24,11 @@ public struct ScenarioMetrics: Hashable, Sendable {
     public var startEndLoops: Int
     /// APNs requests sent by every server.
     public var pushes: Int
+    /// Fraction of time every visible card is correct, or marked stale by iOS, or absent while nothing is
+    /// active (contract 8.1).
+    public var honestFraction: Double
+    /// Seconds some visible card shows wrong content without a stale mark (contract 8.1).
+    public var lyingSeconds: Double
 
     /// The metric keys in contract order, with their values as JSON numbers.
     public var jsonFields: [(key: String, value: String)] {
@@ -39,6 +44,8 @@ public struct ScenarioMetrics: Hashable, Sendable {
             ("clientEnded", String(clientEnded)),
             ("startEndLoops", String(startEndLoops)),
             ("pushes", String(pushes)),
+            ("honestFraction", JSONNumber.text(honestFraction)),
+            ("lyingSeconds", JSONNumber.text(lyingSeconds)),
         ]
     }
 }
@@ -58,6 +65,8 @@ public struct ScenarioDetails: Hashable, Sendable {
     public var pushStartedCardsKilled: Int
     /// Seconds in which the truth was untrustworthy (a host down): judged by the lenient rule.
     public var untrustworthySeconds: Double
+    /// Needs-you delays, priority-10 pushes per hour, checkpoints, cardless stretches.
+    public var timeliness: Timeliness
 }
 
 /// Formats doubles for JSON: rounded to milliseconds, so output is short and identical run to run.

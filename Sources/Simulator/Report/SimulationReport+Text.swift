@@ -3,10 +3,10 @@ extension SimulationReport {
     public var text: String {
         var lines: [String] = []
         let off = without.isEmpty ? "none (every guard on)" : without.map(\.rawValue).joined(separator: ", ")
-        lines.append("lfg simulate: seed \(seed); guards off: \(off)")
+        lines.append("lfg simulate: seed \(seed); iOS \(ios.rawValue); guards off: \(off)")
         lines.append("")
-        let header = ["scenario", "sim time", "correct", "p50 s", "p99 s", "multi s", "max", "frozen s",
-                      "starts", "ended", "loops", "pushes", "push/chg"]
+        let header = ["scenario", "sim time", "correct", "honest", "lying s", "p50 s", "p99 s", "multi s", "max",
+                      "frozen s", "starts", "ended", "loops", "pushes", "push/chg"]
         var rows: [[String]] = [header]
         for result in scenarios {
             let m = result.metrics
@@ -14,6 +14,7 @@ extension SimulationReport {
                 ? Self.fixed(Double(m.pushes) / Double(result.details.truthChanges), 1) : "-"
             rows.append([
                 result.name, Self.duration(m.simulatedSeconds), Self.fixed(m.correctFraction * 100, 1) + "%",
+                Self.fixed(m.honestFraction * 100, 1) + "%", Self.fixed(m.lyingSeconds, 0),
                 Self.fixed(m.timeToCorrectP50, 1), Self.fixed(m.timeToCorrectP99, 1), Self.fixed(m.multiCardSeconds, 0),
                 String(m.maxVisibleCards), Self.fixed(m.frozenSeconds, 0), String(m.starts), String(m.clientEnded),
                 String(m.startEndLoops), String(m.pushes), perChange,
@@ -23,8 +24,20 @@ extension SimulationReport {
         lines.append("")
         for result in scenarios {
             lines.append("\(result.name): \(result.summary)")
+            lines.append("    good: \(result.good)")
+            lines.append("    known holes: \(result.holes)")
             var notes: [String] = []
             let d = result.details
+            let t = d.timeliness
+            if t.needsYouTransitions > 0 {
+                notes.append("needs-you on the wire later than 1 s: \(t.needsYouLate) of \(t.needsYouTransitions) "
+                    + "(worst \(Self.fixed(t.needsYouWorstSeconds, 1)) s)")
+            }
+            if t.immediatePushesWorstHour > 0 { notes.append("priority-10 pushes in the worst hour \(t.immediatePushesWorstHour)") }
+            if !t.checkpoints.isEmpty { notes.append("checkpoints " + t.checkpoints.joined(separator: " ")) }
+            if t.longestCardlessActiveSeconds > 10 {
+                notes.append("longest stretch with no card while active \(Self.fixed(t.longestCardlessActiveSeconds, 0)) s")
+            }
             if d.overheightSeconds > 0 { notes.append("overheight card (>3 rows, header clipped) \(Self.fixed(d.overheightSeconds, 0)) s") }
             if d.untrustworthySeconds > 0 { notes.append("count unknown (host down) \(Self.fixed(d.untrustworthySeconds, 0)) s") }
             if d.serverStarts > 0 { notes.append("server push-starts delivered \(d.serverStarts)") }
@@ -43,7 +56,9 @@ extension SimulationReport {
         lines.append("""
             correct: every phone shows exactly one card whose counts, rows (sid, title, state) and "more" equal the \
             truth, each row's since within 60 s of the real change, or no card when nothing is active; while a host \
-            is down (count unknown) at most one card, and one if one was due. frozen: a card visible while the app \
+            is down (count unknown) at most one card, and one if one was due. honest: every visible card is correct \
+            or marked stale by iOS, or there is none while nothing is active. lying: a visible card shows wrong \
+            content with no stale mark. frozen: a card visible while the app \
             is not running and no pushing server holds its update token. loops: an /ended against sessions the \
             server still counts, within 90 s of a push-start (phone ends, server restarts, phone ends again).
             """)

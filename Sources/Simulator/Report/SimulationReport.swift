@@ -4,6 +4,9 @@ import FleetCore
 public struct ScenarioResult: Hashable, Sendable {
     public var name: String
     public var summary: String
+    /// What "good" is in this scenario, and the figures known not to reach it.
+    public var good: String
+    public var holes: String
     public var metrics: ScenarioMetrics
     public var details: ScenarioDetails
     /// Every notable step, one line each, when the run was traced.
@@ -13,6 +16,8 @@ public struct ScenarioResult: Hashable, Sendable {
 /// Everything one `lfg simulate` run produced: the seed, the guards switched off, and each scenario's figures.
 public struct SimulationReport: Hashable, Sendable {
     public var seed: UInt64
+    /// The iOS every simulated phone runs.
+    public var ios: IOSVersion
     /// Guard names switched off, in the contract's order.
     public var without: [Guard]
     public var scenarios: [ScenarioResult]
@@ -22,31 +27,35 @@ public struct SimulationReport: Hashable, Sendable {
     /// Each scenario gets its own generator, derived from the seed and the scenario's position, so
     /// running one scenario alone gives the same figures as running it within `all`.
     public static func run(
-        _ scenarios: [Scenario], seed: UInt64, without: Set<Guard> = [], tracing: Bool = false
+        _ scenarios: [Scenario], seed: UInt64, ios: IOSVersion = .ios18, without: Set<Guard> = [],
+        tracing: Bool = false
     ) -> SimulationReport {
         let guards = GuardSet(disabled: without)
         let results = scenarios.map { scenario in
             let simulation = Simulation(
-                seed: seed ^ scenario.seedSalt, guards: guards, environment: scenario.environment,
+                seed: seed ^ scenario.seedSalt, ios: ios, guards: guards, environment: scenario.environment,
                 duration: scenario.duration)
             if tracing { simulation.trace = [] }
             scenario.build(simulation)
             let (metrics, details) = simulation.run()
             return ScenarioResult(
-                name: scenario.name, summary: scenario.summary, metrics: metrics, details: details,
+                name: scenario.name, summary: scenario.summary, good: scenario.good, holes: scenario.holes,
+                metrics: metrics, details: details,
                 trace: simulation.trace)
         }
-        return SimulationReport(seed: seed, without: Guard.allCases.filter(without.contains), scenarios: results)
+        return SimulationReport(
+            seed: seed, ios: ios, without: Guard.allCases.filter(without.contains), scenarios: results)
     }
 
     /// The contract's JSON object (section 3.2), keys in the contract's order, one line.
     public var json: String {
         let without = self.without.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
         let scenarios = self.scenarios.map { result in
-            let metrics = result.metrics.jsonFields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+            let fields = result.metrics.jsonFields + result.details.timeliness.jsonFields
+            let metrics = fields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
             return "{\"name\":\"\(result.name)\",\"metrics\":{\(metrics)}}"
         }.joined(separator: ",")
-        return "{\"seed\":\(seed),\"without\":[\(without)],\"scenarios\":[\(scenarios)]}"
+        return "{\"seed\":\(seed),\"ios\":\(ios.rawValue),\"without\":[\(without)],\"scenarios\":[\(scenarios)]}"
     }
 }
 

@@ -15,7 +15,7 @@ extension Scenario {
         let titles = ["Read SessionListView.swift", "In the iOS client, can you add…", "Fix the flaky test",
                       "Bump the toolchain", "Why is the card stale?"]
         for (offset, title) in titles.enumerated() {
-            let start = 480 + Double(offset) * 70 + sim.random.uniform(0...2)
+            let start = 480 + Double(offset) * 70 + sim.script.uniform(0...2)
             let sid = SessionID("s\(offset + 2)")
             sim.at(start) { $0.begin(sid, title) }
             sim.at(start + 50) { $0.finish(sid) }

@@ -4,7 +4,10 @@ import FleetCore
 extension Scenario {
     /// Two phones with their own device ids (one card each, no fight over one slot) and an old phone whose
     /// app is deleted mid-run (its tokens answer 410 and are pruned).
-    static let multiDevice = Scenario("multi-device", "two phones with their own cards; a third deletes the app (410s)", duration: 3600) { sim in
+    static let multiDevice = Scenario("multi-device", "two phones with their own cards; a third deletes the app (410s)", duration: 3600,
+        good: "iOS 18: correct >= 99 %, honest >= 99.9 %, one card per phone, no loops",
+        holes: "iOS 17: a push-started card's token comes back only when iOS wakes the app"
+    ) { sim in
         sim.addServer("pro")
         let iphone = sim.addPhone("iphone", device: "iphone-1")
         let ipad = sim.addPhone("ipad", device: "ipad-1")
@@ -21,7 +24,10 @@ extension Scenario {
     /// The hole the seed leaves open: token mode, and nobody opens the app for eight hours. Every card is
     /// push-started; whether its token ever comes back depends on a background launch iOS may skip, and
     /// until it does, updates and ends go to the previous card's dead token, which answers 200.
-    static let idlePhone = Scenario("idle-phone", "nobody opens the app for 8 h; every card is push-started", duration: 8 * 3600) { sim in
+    static let idlePhone = Scenario("idle-phone", "nobody opens the app for 8 h; every card is push-started", duration: 8 * 3600,
+        good: "iOS 18: correct >= 99 %, honest >= 99.9 %, one card; iOS 17: honest >= 99 %, lying 90 % below the old rules",
+        holes: "iOS 17 (token mode): cards whose token never came back cannot be updated; they can only turn stale"
+    ) { sim in
         let pro = sim.addServer("pro")
         let phone = sim.addPhone("iphone", device: "iphone-1")
         // Yesterday's card is long gone, but its update token is still the one the server holds.
@@ -35,7 +41,10 @@ extension Scenario {
 
     /// A day in the life: busy daytime, quiet night, the app opened now and then, a host down for twenty
     /// minutes, a server restart, and dev-build reinstalls that left rotted push-to-start tokens.
-    static let day = Scenario("day", "24 h: daytime bursts, idle nights, visits, a host outage, a restart", duration: 24 * 3600) { sim in
+    static let day = Scenario("day", "24 h: daytime bursts, idle nights, visits, a host outage, a restart", duration: 24 * 3600,
+        good: "iOS 18: correct >= 99 %, honest >= 99.9 %, one card; iOS 17: honest >= 99 %, lying 90 % below the old rules",
+        holes: "iOS 17 (token mode): as idle-phone between visits; a host outage leaves the count unknown"
+    ) { sim in
         let pro = sim.addServer("pro")
         let phone = sim.addPhone("iphone", device: "iphone-1")
         sim.seedRottedStartTokens(for: phone, on: pro, count: 16, environment: .sandbox)

@@ -23,7 +23,7 @@ struct Workload {
         var time = start
         while true {
             let hour = Int((time / 3600).rounded(.down)) % 24
-            time += simulation.random.exponential(mean: meanGapByHour[hour])
+            time += simulation.script.exponential(mean: meanGapByHour[hour])
             guard time < end else { return }
             scheduleTurn(at: time, in: simulation)
         }
@@ -32,14 +32,14 @@ struct Workload {
     private func scheduleTurn(at time: Double, in simulation: Simulation) {
         let number = simulation.makeSessionNumber()
         let sid = SessionID("w\(number)")
-        let title = Self.titles[simulation.random.integer(0...(Self.titles.count - 1))]
-        let host = hosts[simulation.random.integer(0...(hosts.count - 1))]
-        let length = simulation.random.uniform(turnLength)
+        let title = Self.titles[simulation.script.integer(0...(Self.titles.count - 1))]
+        let host = hosts[simulation.script.integer(0...(hosts.count - 1))]
+        let length = simulation.script.uniform(turnLength)
         simulation.at(time) { $0.begin(sid, title, host: host) }
         var finish = time + length
-        if simulation.random.chance(askChance) {
-            let askAt = time + simulation.random.uniform(0.2...0.8) * length
-            let wait = simulation.random.uniform(waitForAnswer)
+        if simulation.script.chance(askChance) {
+            let askAt = time + simulation.script.uniform(0.2...0.8) * length
+            let wait = simulation.script.uniform(waitForAnswer)
             simulation.at(askAt) { $0.ask(sid) }
             simulation.at(askAt + wait) { $0.answer(sid) }
             finish += wait
@@ -58,11 +58,11 @@ struct AppVisits {
     func schedule(_ phone: Phone, in simulation: Simulation, from start: Double, to end: Double) {
         var time = start
         while true {
-            time += simulation.random.exponential(mean: meanGap)
+            time += simulation.script.exponential(mean: meanGap)
             guard time < end else { return }
             let hour = Int((time / 3600).rounded(.down)) % 24
             guard wakingHours.contains(hour) else { continue }
-            let stay = simulation.random.uniform(self.stay)
+            let stay = simulation.script.uniform(self.stay)
             simulation.at(time) { phone.open($0) }
             simulation.at(time + stay) { phone.leave($0) }
             time += stay

@@ -29,6 +29,8 @@ final class Phone {
     private var lifecycleGeneration = 0
     private var dueScheduledAt: Double?
     private var commandsSeen = 0
+    /// Push-started cards so far that found the app not running (keys the wake coin).
+    private var pushStartedCards = 0
 
     init(index: Int, name: String, device: DeviceID, environment: PushEnvironment, hiddenDirs: HiddenDirs,
          servers: [String], simulation: Simulation) {
@@ -43,7 +45,8 @@ final class Phone {
             defaultServerName: servers[0])
         rig = FleetAppTesting.SimulatedPhone(
             configuration: configuration, clock: simulation.clock.phoneClock,
-            behaviour: InMemoryActivityHost.Behaviour(tokenLatency: simulation.environment.tokenMintDelay),
+            behaviour: InMemoryActivityHost.Behaviour(
+                tokenLatency: simulation.environment.tokenMintDelay, supportsChannels: simulation.ios.supportsChannels),
             installID: UInt32(index + 1), guards: simulation.guards)
     }
 
@@ -149,8 +152,12 @@ final class Phone {
         simulation.metrics.cardPushStarted(id, on: self, simulation)
         if !isRunning {
             let chance = backgroundWakeChance ?? simulation.environment.backgroundWakeAfterStart
-            if simulation.random.chance(chance) {
-                simulation.after(simulation.random.uniform(simulation.environment.backgroundWakeDelay)) { [self] in
+            pushStartedCards += 1
+            var coin = simulation.draw(.wake, "\(index)/\(pushStartedCards)")
+            let wakes = coin.chance(chance)
+            let delay = coin.uniform(simulation.environment.backgroundWakeDelay)
+            if wakes {
+                simulation.after(delay) { [self] in
                     backgroundLaunch($0)
                 }
             }
@@ -168,7 +175,8 @@ final class Phone {
     func observe(_ change: @escaping (inout SessionModel) -> Void, _ simulation: Simulation) {
         guard isRunning else { return }
         let generation = lifecycleGeneration
-        simulation.after(simulation.random.uniform(simulation.environment.networkLatency)) { [self] simulation in
+        var latency = simulation.draw(.eventStream, "\(index)/\(simulation.truth.version)")
+        simulation.after(latency.uniform(simulation.environment.networkLatency)) { [self] simulation in
             guard generation == lifecycleGeneration, isRunning else { return }
             rig.app?.changeModel(change)
             pump(simulation)

@@ -19,10 +19,12 @@ extension Simulation {
     ///
     /// The phone sees the push (if it goes anywhere) at the instant the server gets its answer.
     func sendThroughAPNs(_ target: PushTarget, of batch: PushBatch, answered: @escaping (TokenResult, Simulation) -> Void) {
-        metrics.pushSent()
+        let phone = phones.firstIndex { $0.device == batch.deviceId }
+        metrics.pushSent(phone: phone, content: batch.contentState, priority: priority(of: batch), self)
         note("apns: \(batch.action.rawValue) -> \(target.shortHex) (\(target.env.rawValue))")
-        let latency = random.uniform(environment.apnsLatency)
-        let isTransientFailure = random.chance(environment.apnsTransientFailure[target.env] ?? 0)
+        var chance = draw(.apns, target.hex)
+        let latency = chance.uniform(environment.apnsLatency)
+        let isTransientFailure = chance.chance(environment.apnsTransientFailure[target.env] ?? 0)
         after(latency) { simulation in
             let (status, reason) = simulation.deliver(target, of: batch, transientFailure: isTransientFailure)
             simulation.note("apns: \(batch.action.rawValue) \(target.shortHex) answered \(status)")
@@ -31,6 +33,9 @@ extension Simulation {
                 simulation)
         }
     }
+
+    /// The batch's `apns-priority`. Every push is priority 10 until the watcher decides priorities.
+    func priority(of batch: PushBatch) -> Int { 10 }
 
     private func deliver(_ target: PushTarget, of batch: PushBatch, transientFailure: Bool) -> (Int, String?) {
         if transientFailure { return (503, "ServiceUnavailable") }

@@ -58,7 +58,8 @@ final class SimulatedServer {
     func start(in simulation: Simulation) {
         simulation.at(max(0, lifetime.lowerBound)) { [self] simulation in
             handle(.loaded(devices: store.devices, since: store.since, at: simulation.unixNow), simulation)
-            simulation.after(simulation.random.uniform(0...simulation.environment.tick)) { [self] in periodicTick($0) }
+            var phase = simulation.draw(.tickPhase, name)
+            simulation.after(phase.uniform(0...simulation.environment.tick)) { [self] in periodicTick($0) }
         }
     }
 
@@ -151,7 +152,11 @@ final class SimulatedServer {
             case .send(let batch): deliver(batch, simulation)
             case .log(let line): record(line, simulation)
             case .recordHistory(.started(_, at: _, origin: .pushToStart)): simulation.metrics.serverStarted()
-            case .saveDevice, .saveSince, .recordHistory: break
+            case .saveDevice, .saveSince, .recordHistory, .saveRetiredChannels, .forgetDevice: break
+            case .requestChannel:
+                // Minimal until the simulated APNs models channels: no simulated device asks for channel
+                // mode yet (`liveActivityChannels` stays false), so the watcher never requests one.
+                break
             }
         }
     }

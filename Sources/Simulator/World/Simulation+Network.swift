@@ -28,9 +28,11 @@ extension Simulation {
         var isFetch = false
         if case .fetchSessions = sent.call { isFetch = true }
         let leg = isFetch ? environment.fetchLatency : environment.registrationLatency
-        let there = random.uniform(leg) / 2
-        let back = random.uniform(leg) / 2
-        let isDropped = phone.isInBackgroundLaunch && !random.chance(environment.backgroundRegistrationSuccess)
+        var chance = draw(.tunnel, "\(phone.index)/\(sent.call.kind)")
+        let there = chance.uniform(leg) / 2
+        let back = chance.uniform(leg) / 2
+        let getsThrough = chance.chance(environment.backgroundRegistrationSuccess)
+        let isDropped = phone.isInBackgroundLaunch && !getsThrough
         var isRefused = false
         if case .putDevice = sent.call, !phone.reportsHiddenDirs { isRefused = true }
         guard let server = server(named: sent.server), !isDropped, !isRefused else {

@@ -62,7 +62,7 @@ extension Simulation {
     /// Registers historical update tokens of cards long gone (corpses: APNs answers 200 and drops them).
     func seedCorpseUpdateTokens(for phone: Phone, on server: SimulatedServer, environments: [PushEnvironment]) {
         for environment in environments {
-            let hex = random.hexToken()
+            let hex = script.hexToken()
             apns.noteOwner(hex, phone: phone.index)
             server.tokenRegistered(phone.device, .update, environment, hex: hex, self)
         }
@@ -71,7 +71,7 @@ extension Simulation {
     /// Registers push-to-start tokens minted by old dev builds (rotted: APNs answers 200 and drops them).
     func seedRottedStartTokens(for phone: Phone, on server: SimulatedServer, count: Int, environment: PushEnvironment) {
         for _ in 0..<count {
-            let hex = random.hexToken()
+            let hex = script.hexToken()
             apns.noteOwner(hex, phone: phone.index)
             server.tokenRegistered(phone.device, .pushToStart, environment, hex: hex, self)
         }

@@ -4,19 +4,24 @@ import FleetCore
 
 /// One run of one scenario: the world (truth, servers, APNs, phones), the agenda and the metrics.
 ///
-/// Single-threaded and deterministic: actions run in (virtual instant, sequence) order, every chance
-/// comes from one seeded ``SplitMix64``, and nothing iterates hash-ordered collections where order
-/// matters. Time moves only when the loop pops the next action.
+/// Single-threaded and deterministic: actions run in (virtual instant, sequence) order, and nothing
+/// iterates hash-ordered collections where order matters. Time moves only when the loop pops the next
+/// action. The script is drawn up front from ``script``; every chance during the run comes from its own
+/// keyed stream (``draw(_:_:)``), so a guard switched off changes only what that guard causes.
 public final class Simulation {
     /// Simulated time 0 as Unix seconds (2025-11-29 07:06:40 UTC): every `since` and `updatedAt` is after it.
     public static let epoch: UnixTime = 1_764_400_000
 
     public let guards: GuardSet
+    public let ios: IOSVersion
     public let environment: SimulationEnvironment
     public let duration: Double
     /// Seconds since the run began.
     public private(set) var now: Double = 0
-    var random: SplitMix64
+    /// The script's generator: workloads, visits, outages, seeded tokens. Drawn while scenarios build.
+    var script: SplitMix64
+    private let streams: RandomStreams
+    private var occurrences = Occurrences()
     var truth = Truth()
     var apns = SimulatedAPNs()
     var servers: [SimulatedServer] = []
@@ -29,8 +34,10 @@ public final class Simulation {
     var trace: [String]?
     private var nextSessionNumber = 0
 
-    init(seed: UInt64, guards: GuardSet, environment: SimulationEnvironment, duration: Double) {
-        self.random = SplitMix64(seed: seed)
+    init(seed: UInt64, ios: IOSVersion, guards: GuardSet, environment: SimulationEnvironment, duration: Double) {
+        self.ios = ios
+        self.script = SplitMix64(seed: seed)
+        self.streams = RandomStreams(seed: seed)
         self.guards = guards
         self.environment = environment
         self.duration = duration
@@ -60,6 +67,12 @@ public final class Simulation {
         now = duration
         clock.advance(to: Self.epoch + duration)
         return metrics.finish(self)
+    }
+
+    /// The generator for the next draw of `kind` keyed by `key` (the n-th draw of that key gets its own).
+    func draw(_ kind: RandomStreams.Kind, _ key: String) -> SplitMix64 {
+        let count = occurrences.next(kind.rawValue + "/" + key)
+        return streams.generator(kind, key + "#" + String(count))
     }
 
     /// A fresh number for a workload's session id.
