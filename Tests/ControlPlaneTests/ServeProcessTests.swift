@@ -79,10 +79,9 @@ import Testing
         _ = try await first.call("PUT", "/api/sessions/s1", #"{"title":"Build"}"#, token: Self.token)
 
         // Even on another port, a second server on the same home would answer from its own memory.
-        let second = try await ServeProcess.start(port: freePort(), environment: environment)
-        second.process.waitUntilExit()
-        #expect(second.process.terminationStatus != 0)
-        #expect(second.printed.contains("another lfg serve is running on \(home)"))
+        let second = try ServeProcess.runExpectingRefusal(port: freePort(), environment: environment)
+        #expect(second.status != 0)
+        #expect(second.output.contains("another lfg serve is running on \(home)"), "\(second.output)")
 
         first.stop(SIGKILL)  // the kernel releases a dead holder's flock
         let third = try await ServeProcess.start(port: firstPort, environment: environment)
