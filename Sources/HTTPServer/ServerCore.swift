@@ -101,12 +101,17 @@ final class ServerCore: Sendable {
     private static let shuttingDown = HTTPResponse.error(503, "the server is shutting down; retry in a moment")
 
     /// Copies chunks from `source` into `stream` until the connection closes. When the client
-    /// disconnects first, the copy is cancelled, which terminates the producer's stream (its
-    /// `onTermination` runs); when the producer finishes first, this waits until the end is sent.
+    /// disconnects first, or falls more than the stream's limit behind, the copy is cancelled, which
+    /// terminates the producer's stream (its `onTermination` runs); when the producer finishes first,
+    /// this waits until the end is sent.
     private static func pump(_ source: AsyncStream<Data>, into stream: ResponseStream) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await chunk in source where !stream.append(chunk) { break }
+                for await chunk in source where !stream.append(chunk) {
+                    // The client is gone or fell too far behind: iterate on as cancelled, which ends
+                    // the loop and terminates the producer's stream (its subscriber is released now).
+                    withUnsafeCurrentTask { $0?.cancel() }
+                }
                 stream.finish()
             }
             group.addTask { await stream.waitUntilClosed() }

@@ -22,19 +22,21 @@ final class SubscriberCounter: Sendable {
     }
 
     /// Returns once `total` subscriptions were made in all.
-    func waitUntilSubscribed(_ total: Int) async { await wait { $0.subscribed >= total } }
+    func waitUntilSubscribed(_ total: Int) async throws {
+        try await wait("\(total) subscriptions") { $0.subscribed >= total }
+    }
 
     /// Returns once no subscriber is left.
-    func waitUntilEmpty() async { await wait { $0.live.isEmpty } }
+    func waitUntilEmpty() async throws { try await wait("every subscriber released") { $0.live.isEmpty } }
 
-    private func wait(until isDone: @escaping @Sendable (State) -> Bool) async {
-        let signal = Signal()
+    private func wait(_ awaited: String, until isDone: @escaping @Sendable (State) -> Bool) async throws {
+        let signal = Signal(awaited)
         let isDoneNow = state.withLock { state in
             if isDone(state) { return true }
             state.waiters.append((isDone, signal))
             return false
         }
-        if !isDoneNow { await signal.wait() }
+        if !isDoneNow { try await signal.wait() }
     }
 
     private func change(_ body: (inout State) -> Void) {
@@ -75,10 +77,10 @@ final class SubscriberCounter: Sendable {
         for _ in 0..<50 {
             try RawSocket.sendAndClose(port: port, bytes: "GET /api/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n\r\n")
         }
-        await hub.waitUntilSubscribed(50)
+        try await hub.waitUntilSubscribed(50)
         // Events keep coming, as PUTs would send them; each abandoned stream must end, not buffer them.
         hub.publish(Data(repeating: UInt8(ascii: "x"), count: 30 * 1024))
-        await hub.waitUntilEmpty()
+        try await hub.waitUntilEmpty()
         running.cancel()
         try await running.value
     }
@@ -93,14 +95,14 @@ final class SubscriberCounter: Sendable {
             try RawSocket.sendWithoutReading(port: port, bytes: "GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
         }
         defer { for socket in sockets { close(socket) } }
-        await hub.waitUntilSubscribed(5)
+        try await hub.waitUntilSubscribed(5)
         // 400 x 60 KB = 24 MB per reader would be buffered without a bound; with it each is dropped early.
         let chunk = Data(repeating: UInt8(ascii: "x"), count: 60 * 1024)
         for _ in 0..<400 where hub.count > 0 {
             hub.publish(chunk)
             await Task.yield()
         }
-        await hub.waitUntilEmpty()
+        try await hub.waitUntilEmpty()
         running.cancel()
         try await running.value
     }
