@@ -14,6 +14,7 @@ public enum LFG {
         HookCommand.self,
         HooksInstallCommand.self,
         HooksUninstallCommand.self,
+        HooksDrainCommand.self,
         APNsMockCommand.self,
         PushCommand.self,
     ]
