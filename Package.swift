@@ -90,7 +90,7 @@ let package = Package(
             name: "APNsTests", dependencies: ["APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTP2Wire", "APNsTesting"],
             swiftSettings: strict
         ),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient", "AsyncTesting"], swiftSettings: strict),
         .testTarget(
             name: "ControlPlaneTests",
             dependencies: [
@@ -113,7 +113,8 @@ let package = Package(
             name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(
-            name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes"], swiftSettings: strict),
+            name: "HookAdapterTests",
+            dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
         .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
