@@ -44,9 +44,9 @@ import Testing
     }
 
     /// The next `count` pushes the stand-in received, sorted by token.
-    static func next(_ count: Int, _ iterator: inout AsyncStream<MockRecord>.Iterator) async -> [MockRecord] {
+    static func next(_ count: Int, _ pushes: MockPushes) async throws -> [MockRecord] {
         var records: [MockRecord] = []
-        while records.count < count, let record = await iterator.next() { records.append(record) }
+        while records.count < count, let record = try await pushes.nextRecord() { records.append(record) }
         return records.sorted { $0.token < $1.token }
     }
 
@@ -99,7 +99,6 @@ import Testing
         let home = try makeTemporaryDirectory()
         let pushes = try MockPushes()
         defer { pushes.server.stop() }
-        var received = pushes.makeIterator()
         let port = freePort()
         let serve = try await ServeProcess.start(
             port: port, environment: try ServeProcessTests.environment(home: home, pushPort: port, apnsURL: pushes.server.baseURL))
@@ -119,31 +118,31 @@ import Testing
         let allowHook = try world.hook(Self.permissionRequest("e2e-allow"))
         defer { allowHook.stop() }
         let allowID = try Self.checkAlerts(
-            await Self.next(2, &received), sid: "e2e-allow", kind: "confirm", category: "LFG_QUESTION_CONFIRM")
+            try await Self.next(2, pushes), sid: "e2e-allow", kind: "confirm", category: "LFG_QUESTION_CONFIRM")
         #expect(try await world.answer(allowID, "Allow", by: "phone-a").0 == 200)
         let allowed = await allowHook.finish()
         #expect(allowed.status == 0)
         let allowOutput = try #require(Self.json(allowed.output)?["hookSpecificOutput"] as? [String: Any])
         #expect(allowOutput["hookEventName"] as? String == "PermissionRequest")
         #expect(allowOutput["decision"] as? [String: String] == ["behavior": "allow"])
-        Self.checkWithdrawals(await Self.next(2, &received), id: allowID)
+        Self.checkWithdrawals(try await Self.next(2, pushes), id: allowID)
 
         // Deny.
         let denyHook = try world.hook(Self.permissionRequest("e2e-deny"))
         defer { denyHook.stop() }
         let denyID = try Self.checkAlerts(
-            await Self.next(2, &received), sid: "e2e-deny", kind: "confirm", category: "LFG_QUESTION_CONFIRM")
+            try await Self.next(2, pushes), sid: "e2e-deny", kind: "confirm", category: "LFG_QUESTION_CONFIRM")
         #expect(try await world.answer(denyID, "Deny", by: "phone-b").0 == 200)
         let denied = await denyHook.finish()
         let denyDecision = (Self.json(denied.output)?["hookSpecificOutput"] as? [String: Any])?["decision"] as? [String: Any]
         #expect(denyDecision?["behavior"] as? String == "deny")
-        Self.checkWithdrawals(await Self.next(2, &received), id: denyID)
+        Self.checkWithdrawals(try await Self.next(2, pushes), id: denyID)
 
         // AskUserQuestion: the answer goes back in updatedInput.answers.
         let askHook = try world.hook(Self.askUserQuestion("e2e-ask"))
         defer { askHook.stop() }
         let askID = try Self.checkAlerts(
-            await Self.next(2, &received), sid: "e2e-ask", kind: "choice", category: "LFG_QUESTION_CHOICE")
+            try await Self.next(2, pushes), sid: "e2e-ask", kind: "choice", category: "LFG_QUESTION_CHOICE")
         #expect(try await world.answer(askID, "SQLite", by: "phone-a").0 == 200)
         let asked = await askHook.finish()
         let askOutput = Self.json(asked.output)?["hookSpecificOutput"] as? [String: Any]
@@ -151,17 +150,17 @@ import Testing
         let updatedInput = askOutput?["updatedInput"] as? [String: Any]
         #expect(updatedInput?["answers"] as? [String: String] == ["Which database?": "SQLite"])
         #expect((updatedInput?["questions"] as? [Any])?.count == 1)
-        Self.checkWithdrawals(await Self.next(2, &received), id: askID)
+        Self.checkWithdrawals(try await Self.next(2, pushes), id: askID)
 
         // Timeout: nobody answers; the hook prints nothing and exits 0; the question expires and is withdrawn.
         let lateHook = try world.hook(Self.permissionRequest("e2e-late"), waitSeconds: 1)
         defer { lateHook.stop() }
         let lateID = try Self.checkAlerts(
-            await Self.next(2, &received), sid: "e2e-late", kind: "confirm", category: "LFG_QUESTION_CONFIRM")
+            try await Self.next(2, pushes), sid: "e2e-late", kind: "confirm", category: "LFG_QUESTION_CONFIRM")
         let late = await lateHook.finish()
         #expect(late.status == 0)
         #expect(late.output.isEmpty)
-        Self.checkWithdrawals(await Self.next(2, &received), id: lateID)
+        Self.checkWithdrawals(try await Self.next(2, pushes), id: lateID)
         #expect(try await serve.call("GET", "/api/questions/\(lateID)", token: Self.token).1["state"] as? String == "expired")
 
         // Answered at the terminal first: the tool runs, PostToolUse clears the prompt, the question is
@@ -169,10 +168,10 @@ import Testing
         let terminalHook = try world.hook(Self.permissionRequest("e2e-terminal"))
         defer { terminalHook.stop() }
         let terminalID = try Self.checkAlerts(
-            await Self.next(2, &received), sid: "e2e-terminal", kind: "confirm", category: "LFG_QUESTION_CONFIRM")
+            try await Self.next(2, pushes), sid: "e2e-terminal", kind: "confirm", category: "LFG_QUESTION_CONFIRM")
         let cleared = await (try world.hook(Self.postToolUse("e2e-terminal"))).finish()
         #expect(cleared.status == 0 && cleared.output.isEmpty)
-        Self.checkWithdrawals(await Self.next(2, &received), id: terminalID)
+        Self.checkWithdrawals(try await Self.next(2, pushes), id: terminalID)
         let released = await terminalHook.finish()
         #expect(released.status == 0)
         #expect(released.output.isEmpty)
@@ -184,7 +183,7 @@ import Testing
         let raceHook = try world.hook(Self.permissionRequest("e2e-race"))
         defer { raceHook.stop() }
         let raceID = try Self.checkAlerts(
-            await Self.next(2, &received), sid: "e2e-race", kind: "confirm", category: "LFG_QUESTION_CONFIRM")
+            try await Self.next(2, pushes), sid: "e2e-race", kind: "confirm", category: "LFG_QUESTION_CONFIRM")
         async let first = world.answer(raceID, "Allow", by: "phone-a")
         async let second = world.answer(raceID, "Deny", by: "phone-b")
         let answers = [try await first, try await second]
@@ -194,6 +193,6 @@ import Testing
         let raced = await raceHook.finish()
         let raceDecision = (Self.json(raced.output)?["hookSpecificOutput"] as? [String: Any])?["decision"] as? [String: Any]
         #expect(raceDecision?["behavior"] as? String == (winner == "Allow" ? "allow" : "deny"))
-        Self.checkWithdrawals(await Self.next(2, &received), id: raceID)
+        Self.checkWithdrawals(try await Self.next(2, pushes), id: raceID)
     }
 }
