@@ -109,20 +109,24 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
     public var enabled: Bool
     public var reason: String?
     public var devices: [Device]
+    /// Decision-log lines that could not be written since the server started (an extension: 0 is healthy).
+    public var decisionLogUnwrittenLines: Int
 
-    public init(enabled: Bool, reason: String?, devices: [Device]) {
+    public init(enabled: Bool, reason: String?, devices: [Device], decisionLogUnwrittenLines: Int = 0) {
         self.enabled = enabled
         self.reason = reason
         self.devices = devices
+        self.decisionLogUnwrittenLines = decisionLogUnwrittenLines
     }
 
-    enum CodingKeys: String, CodingKey { case enabled, reason, devices }
+    enum CodingKeys: String, CodingKey { case enabled, reason, devices, decisionLogUnwrittenLines }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(enabled, forKey: .enabled)
         try container.encode(reason, forKey: .reason)
         try container.encode(devices, forKey: .devices)
+        try container.encode(decisionLogUnwrittenLines, forKey: .decisionLogUnwrittenLines)
     }
 }
 
