@@ -158,7 +158,8 @@ extension ControlPlaneService {
         }
         return LiveActivityState(
             enabled: reason == nil, reason: reason, devices: devices,
-            decisionLogUnwrittenLines: dependencies.decisionLog.unwrittenLines)
+            decisionLogUnwrittenLines: dependencies.decisionLog.unwrittenLines,
+            unrecordedAnswerCommits: unrecordedAnswerCommits)
     }
 
     /// Every registered token, first 8 hex characters only.
