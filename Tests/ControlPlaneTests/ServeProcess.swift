@@ -125,6 +125,11 @@ final class MockPushes: Sendable {
         let aps = (record.bodyJSON as? [String: Any])?["aps"] as? [String: Any]
         return (aps?["event"] as? String ?? "?", record.token)
     }
+
+    /// The next whole record; throws if none arrives in time.
+    func nextRecord() async throws -> MockRecord? {
+        try await received.next("the next push at the APNs stand-in")
+    }
 }
 
 struct ServeProcessError: Error, CustomStringConvertible {
