@@ -115,6 +115,7 @@ final class ClientLoop {
             do {
                 pool.active.append(try ClientConnection(endpoint: pool.endpoint, tls: pool.endpoint.isTLS ? tls : nil, clock: clock))
                 shared.connectionOpened()
+                options.observer?(.connectionOpened(pool.endpoint))
             } catch {
                 if pool.active.isEmpty {
                     failQueue(pool, TransportFailure(.connectFailed, "cannot connect to \(pool.endpoint): \(error)"))
@@ -201,9 +202,17 @@ final class ClientLoop {
         let now = clock.now()
         for connection in pool.connections {
             if let oldest = connection.oldestStart, now - oldest > options.requestTimeout {
-                connection.close(reason: "no answer within \(options.requestTimeout)", kind: .timedOut)
+                let reason = "no answer within \(options.requestTimeout)"
+                connection.close(reason: reason, kind: .timedOut)
+                options.observer?(.connectionClosed(pool.endpoint, TransportFailure(.timedOut, reason)))
             } else if let keepalive = options.keepalive {
-                connection.checkKeepalive(keepalive, now: now)
+                switch connection.checkKeepalive(keepalive, now: now) {
+                case .nothing: break
+                case .pingSent: options.observer?(.pingSent(pool.endpoint))
+                case .closedAsDead:
+                    let reason = connection.wire.endReason ?? "no PING ACK"
+                    options.observer?(.connectionClosed(pool.endpoint, TransportFailure(.timedOut, reason)))
+                }
             }
             if connection.isEnded { collect(from: connection, into: pool) }
         }
