@@ -15,6 +15,10 @@ public enum LFG {
         HooksUninstallCommand.self,
         APNsMockCommand.self,
         PushCommand.self,
+        ChannelsCreateCommand.self,
+        ChannelsListCommand.self,
+        ChannelsReadCommand.self,
+        ChannelsDeleteCommand.self,
     ]
 
     /// Runs `lfg` with `arguments` (without the program name); returns the exit status.
