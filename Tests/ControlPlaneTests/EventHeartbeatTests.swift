@@ -1,5 +1,6 @@
 import APNs
 import ControlPlane
+import ControlPlaneTesting
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
         defer { loop.cancel() }
 
         for _ in 0..<2 {
-            await clock.waitForSleeper(until: clock.now.advanced(by: EventHub.heartbeatInterval))
+            try await clock.waitForSleeper(until: clock.now.advanced(by: EventHub.heartbeatInterval))
             clock.advance(by: EventHub.heartbeatInterval)
             #expect(await frames.next() == Data(": keepalive\n\n".utf8))
         }
@@ -49,7 +50,7 @@ import Testing
 
         let loop = Task { await service.run() }
         defer { loop.cancel() }
-        await clock.waitForSleeper(until: clock.now.advanced(by: EventHub.heartbeatInterval))
+        try await clock.waitForSleeper(until: clock.now.advanced(by: EventHub.heartbeatInterval))
         clock.advance(by: EventHub.heartbeatInterval)
         await pump.value
         #expect(service.events.subscriberCount == 0)

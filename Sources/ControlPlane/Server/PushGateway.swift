@@ -1,65 +1,29 @@
+import APNs
 import FleetCore
-import Synchronization
+import Foundation
 
-/// Where the driver sends the watcher's batches: APNs in production, a script in tests and benchmarks.
+/// Where the driver sends the watcher's batches: APNs in production, or a
+/// disabled one. The scripted one for tests and benchmarks lives in `ControlPlaneTesting`.
 ///
 /// Rules: return exactly one ``TokenResult`` per target, in target order; never throw (a transport
 /// failure is a result with status 0 and the error text as reason); measure each send's milliseconds.
 public protocol PushGateway: Sendable {
     func deliver(_ batch: PushBatch) async -> [TokenResult]
+    /// Publishes a broadcast batch (``PushBatch/channel`` set) and returns APNs' one answer.
+    func publish(_ batch: PushBatch) async -> ChannelAnswer
+    /// Carries out one channel-management request (create or delete) and returns APNs' answer.
+    func perform(_ request: ChannelRequest) async -> ChannelAnswer
 }
 
-/// A push gateway that answers from a script and records every batch: for tests, benchmarks and demos.
-///
-/// Every token answers 200 unless ``answer(_:status:reason:)`` set something else for it.
-public final class ScriptedPushGateway: PushGateway {
-    private struct State {
-        var answers: [String: (Int, String?)] = [:]
-        var delivered: [PushBatch] = []
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+extension PushGateway {
+    /// A gateway without channel support answers every publish with a failure (status 0) that names it,
+    /// so a channel device logs `channel-failed` and falls back to token mode instead of going silent.
+    public func publish(_ batch: PushBatch) async -> ChannelAnswer {
+        ChannelAnswer(status: 0, reason: "this push gateway cannot publish to broadcast channels")
     }
 
-    private let state = Mutex(State())
-    private let onDeliver: (@Sendable (PushBatch) -> Void)?
-
-    /// - Parameter onDeliver: called as each batch leaves (benchmarks time it).
-    public init(onDeliver: (@Sendable (PushBatch) -> Void)? = nil) { self.onDeliver = onDeliver }
-
-    /// From now on, `hex` answers `status` (and `reason`).
-    public func answer(_ hex: String, status: Int, reason: String? = nil) {
-        state.withLock { $0.answers[hex] = (status, reason) }
-    }
-
-    /// Every batch delivered so far, in order.
-    public var delivered: [PushBatch] { state.withLock { $0.delivered } }
-
-    /// Returns once at least `count` batches were delivered.
-    public func waitForDeliveries(_ count: Int) async {
-        await withCheckedContinuation { continuation in
-            let isDone = state.withLock { state in
-                if state.delivered.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if isDone { continuation.resume() }
-        }
-    }
-
-    public func deliver(_ batch: PushBatch) async -> [TokenResult] {
-        onDeliver?(batch)
-        let (results, ready) = state.withLock { state in
-            state.delivered.append(batch)
-            let results = batch.targets.map { target in
-                let (status, reason) = state.answers[target.hex] ?? (200, nil)
-                return TokenResult(target: target, status: status, reason: reason, apnsId: nil, milliseconds: 0)
-            }
-            let count = state.delivered.count
-            let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
-            state.waiters.removeAll { $0.count <= count }
-            return (results, ready)
-        }
-        for continuation in ready { continuation.resume() }
-        return results
+    public func perform(_ request: ChannelRequest) async -> ChannelAnswer {
+        ChannelAnswer(status: 0, reason: "this push gateway cannot manage broadcast channels")
     }
 }
 
