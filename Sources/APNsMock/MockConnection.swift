@@ -11,8 +11,8 @@ final class MockConnection: HTTP2SessionDelegate {
     private var pending: [Int32: MockRequest] = [:]
     /// Set once GOAWAY went out: streams above it are not answered.
     private var goAwayLastStream: Int32?
-    /// Set by a `goSilentAt` fault: the server loop stops servicing this connection.
-    private(set) var isSilent = false
+    /// Set by a `goSilentAt` fault: nothing is read or written on this connection again.
+    var isSilent: Bool { connection.isFrozen }
 
     init(number: Int, stream: any ByteStream, state: MockState) throws(WireError) {
         self.number = number
@@ -51,7 +51,7 @@ final class MockConnection: HTTP2SessionDelegate {
         case .dropConnection:
             connection.close(reason: "dropped on purpose (fault)")
         case .goSilent:
-            isSilent = true
+            connection.isFrozen = true
         case .respond, .respondThenGoAway:
             respond(stream: stream, status: record.status, headers: record.responseHeaders, body: record.responseBody)
             if action == .respondThenGoAway {
