@@ -30,8 +30,9 @@ import Testing
     func startVeto() throws {
         let (on, off) = try proof(.startVeto)
         #expect(on.metrics.startEndLoops == 0)
-        #expect(off.metrics.startEndLoops >= 10)
-        #expect(off.metrics.starts >= on.metrics.starts + 10)
+        // iOS's priority-10 budget refuses starts past about 15 an hour, which caps the loop: still a loop.
+        #expect(off.metrics.startEndLoops >= 4)
+        #expect(off.metrics.starts >= on.metrics.starts + 4)
     }
 
     @Test("Without supersede every update also goes to every dead token of earlier cards")

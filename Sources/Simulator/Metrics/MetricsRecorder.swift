@@ -34,6 +34,7 @@ struct MetricsRecorder {
     private var clientEnded = 0
     private var startEndLoops = 0
     private var pushes = 0
+    private var startsRefusedByIOS = 0
     private var truthChanges = 0
     private var lastPushStart: [Int: Double] = [:]
     private var timeliness = TimelinessRecorder()
@@ -62,6 +63,9 @@ struct MetricsRecorder {
         guard let phone else { return }
         timeliness.pushSent(phone: phone, content: content, priority: priority, at: simulation.now)
     }
+
+    /// iOS refused a push-to-start APNs had accepted (over the priority-10 budget).
+    mutating func startRefusedByIOS() { startsRefusedByIOS += 1 }
 
     /// The scenario's checkpoint at hour `hour`: are the lock screens right now?
     mutating func checkpoint(hour: Int, _ simulation: Simulation) {

@@ -32,7 +32,7 @@ extension Simulation {
         let there = chance.uniform(leg) / 2
         let back = chance.uniform(leg) / 2
         let getsThrough = chance.chance(environment.backgroundRegistrationSuccess)
-        let isDropped = phone.isInBackgroundLaunch && !getsThrough
+        let isDropped = (phone.isInBackgroundLaunch && !getsThrough) || !phone.isOnline
         var isRefused = false
         if case .putDevice = sent.call, !phone.reportsHiddenDirs { isRefused = true }
         guard let server = server(named: sent.server), !isDropped, !isRefused else {
