@@ -46,9 +46,10 @@ measure() {  # $1 label, $2 url
     end=$(date +%s%N)
     times+=($(( (end - start) / 1000000 )))
   done
-  local spooled; spooled=$(wc -l < "$home/hook-spool.jsonl" 2>/dev/null || echo 0)
-  printf '%s\n' "${times[@]}" | sort -n | awk -v label="$1" -v runs="$RUNS" -v spooled="$spooled" \
-    '{a[NR]=$1} END {printf "%-5s runs=%d p50=%dms p95=%dms max=%dms spooled-after=%d\n", label, runs, a[int(NR*0.5)+0], a[int(NR*0.95)+0], a[NR], spooled}'
+  # Sessions with events or reports still pending (the hook keeps a session's inbox folder until then).
+  local pending; pending=$(ls "$home/hook-inbox" 2>/dev/null | wc -l)
+  printf '%s\n' "${times[@]}" | sort -n | awk -v label="$1" -v runs="$RUNS" -v pending="$pending" \
+    '{a[NR]=$1} END {printf "%-5s runs=%d p50=%dms p95=%dms max=%dms pending-sessions-after=%d\n", label, runs, a[int(NR*0.5)+0], a[int(NR*0.95)+0], a[NR], pending}'
 }
 
 UP=$(free_port); TOKEN=benchtoken

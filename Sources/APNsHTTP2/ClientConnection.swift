@@ -4,26 +4,25 @@ import HTTP2Wire
 /// One client HTTP/2 connection to an APNs endpoint and the pushes in flight on it.
 /// Confined to the transport's loop thread.
 final class ClientConnection: HTTP2SessionDelegate {
-    /// A push on the wire and what has come back for it so far.
+    /// A request on the wire and what has come back for it so far.
     final class InFlight {
-        let job: PushJob
+        let job: TransportJob
         let providerToken: String?
-        let startedAt: ContinuousClock.Instant
-        var status: Int?
-        var apnsID: String?
-        var body: [UInt8] = []
+        let startedAt: Duration
+        var answer = WireAnswer(status: 0)
+        var hasStatus = false
 
-        init(job: PushJob, providerToken: String?, startedAt: ContinuousClock.Instant) {
+        init(job: TransportJob, providerToken: String?, startedAt: Duration) {
             self.job = job
             self.providerToken = providerToken
             self.startedAt = startedAt
         }
     }
 
-    /// A push that got its answer on this connection.
+    /// A request that got its answer on this connection.
     struct Answered {
-        let job: PushJob
-        let response: PushResponse
+        let job: TransportJob
+        let answer: WireAnswer
         let providerToken: String?
     }
 
@@ -37,7 +36,7 @@ final class ClientConnection: HTTP2SessionDelegate {
     /// GOAWAY arrived: no new streams; the ones at or below its last stream id still complete.
     private(set) var isGoingAway = false
     private var inFlight: [Int32: InFlight] = [:]
-    /// `:method`, `:scheme` and `:authority`: the same for every push on this connection.
+    /// `:scheme` and `:authority`: the same for every request on this connection.
     private let fixedHeaders: [HTTP2Header]
     /// The `authorization` value for the provider token last used (it changes every 40 minutes).
     private var authorization: (token: String, value: String)?
@@ -45,14 +44,21 @@ final class ClientConnection: HTTP2SessionDelegate {
     private var block = HeaderBlock()
     /// Filled while servicing; the loop takes them after each call.
     var answered: [Answered] = []
-    var unanswered: [(PushJob, TransportFailure)] = []
+    var unanswered: [(TransportJob, TransportFailure)] = []
+    private let clock: TransportClock
+    /// When the peer was last heard from (any bytes), on the transport clock.
+    private var lastHeardAt: Duration
+    private var bytesHeard = 0
+    /// When the outstanding keepalive PING went out, if one is outstanding.
+    private var pingSentAt: Duration?
+    /// PINGs sent and acknowledged on this connection (tests and the bench read them).
+    private(set) var pingsSent = 0
 
-    init(endpoint: Endpoint, tls: TLSContext?) throws(WireError) {
+    init(endpoint: Endpoint, tls: TLSContext?, clock: TransportClock) throws(WireError) {
         self.endpoint = endpoint
-        fixedHeaders = [
-            HTTP2Header(":method", "POST"), HTTP2Header(":scheme", endpoint.isTLS ? "https" : "http"),
-            HTTP2Header(":authority", endpoint.authority),
-        ]
+        self.clock = clock
+        lastHeardAt = clock.now()
+        fixedHeaders = [HTTP2Header(":scheme", endpoint.isTLS ? "https" : "http"), HTTP2Header(":authority", endpoint.authority)]
         socket = try TCPSocket.connect(host: endpoint.host, port: endpoint.port)
         let stream: any ByteStream
         if let tls {
@@ -69,8 +75,8 @@ final class ClientConnection: HTTP2SessionDelegate {
     var inFlightCount: Int { inFlight.count }
     var pollsForWrite: Bool { !isConnected || wire.pollsForWrite }
 
-    /// When the oldest push in flight was put on the wire.
-    var oldestStart: ContinuousClock.Instant? { inFlight.values.map(\.startedAt).min() }
+    /// When the oldest request in flight was put on the wire (transport clock).
+    var oldestStart: Duration? { inFlight.values.map(\.startedAt).min() }
 
     /// How many more streams may open now: the peer's limit (1 until its SETTINGS arrive, as APNs
     /// allows one stream on a fresh token connection), capped by ours.
@@ -90,28 +96,54 @@ final class ClientConnection: HTTP2SessionDelegate {
             isConnected = true
         }
         wire.service()
+        if wire.bytesReceived != bytesHeard {
+            bytesHeard = wire.bytesReceived
+            lastHeardAt = clock.now()
+        }
         if wire.isEstablished { hasOpened = true }
         if wire.isEnded { failAll(kind: hasOpened ? .connectionLost : .connectFailed, wire.endReason ?? "closed") }
     }
 
     /// Puts `job` on the wire; false when the connection takes no new stream (ids exhausted).
-    func submit(_ job: PushJob, providerToken: String?) -> Bool {
-        let request = job.request
+    func submit(_ job: TransportJob, providerToken: String?) -> Bool {
         block.removeAll()
+        block.add(":method", job.method)
         for header in fixedHeaders { block.add(header.name, header.value) }
-        block.add(":path", request.path)
+        block.add(":path", job.path)
         if let providerToken {
             if authorization?.token != providerToken { authorization = (providerToken, "bearer " + providerToken) }
             block.add("authorization", authorization?.value ?? "")
         }
-        request.forEachHeader { name, value in block.add(name, value) }
-        guard let stream = wire.session.submitRequest(block, body: request.payload.bytes) else {
+        job.forEachHeader { name, value in block.add(name, value) }
+        guard let stream = wire.session.submitRequest(block, body: job.body) else {
             isGoingAway = true
             return false
         }
         job.attempts += 1
-        inFlight[stream] = InFlight(job: job, providerToken: providerToken, startedAt: .now)
+        inFlight[stream] = InFlight(job: job, providerToken: providerToken, startedAt: clock.now())
         return true
+    }
+
+    /// Whether something is awaited from the peer: an answer, a PING ACK, or the connection itself.
+    var isAwaitingPeer: Bool { !inFlight.isEmpty || pingSentAt != nil || !hasOpened }
+
+    /// HTTP/2 keepalive (reference 3: PING an idle connection): a PING once the peer has been quiet for
+    /// `interval` (or for `timeout` while requests wait for answers); the connection is closed as dead
+    /// when the ACK has not come within `timeout`, so its requests are resent on a new one in seconds.
+    func checkKeepalive(_ keepalive: HTTP2PushSender.Keepalive, now: Duration) {
+        guard hasOpened, !wire.isEnded else { return }
+        if let sentAt = pingSentAt {
+            if now - sentAt > keepalive.timeout {
+                close(reason: "no PING ACK within \(keepalive.timeout): the connection is dead", kind: .timedOut)
+            }
+            return
+        }
+        let quiet = now - lastHeardAt
+        guard quiet >= keepalive.interval || (!inFlight.isEmpty && quiet >= keepalive.timeout) else { return }
+        guard wire.session.submitPing() else { return }
+        pingSentAt = now
+        pingsSent += 1
+        wire.service()
     }
 
     /// Takes no new streams from now on; the ones in flight still complete, then it closes.
@@ -133,23 +165,25 @@ final class ClientConnection: HTTP2SessionDelegate {
     // MARK: HTTP2SessionDelegate
 
     func http2Header(stream: Int32, name: HeaderBytes, value: HeaderBytes) {
+        guard let flight = inFlight[stream] else { return }
         if name.equals(":status") {
-            inFlight[stream]?.status = value.decimal
+            flight.answer.status = value.decimal ?? 0
+            flight.hasStatus = value.decimal != nil
         } else if name.equals("apns-id") {
-            inFlight[stream]?.apnsID = value.string
+            flight.answer.apnsID = value.string
+        } else if name.equals("apns-channel-id") || name.equals("apns-request-id") || name.equals("apns-unique-id") {
+            flight.answer.headers.append(HeaderField(name.string, value.string))
         }
     }
 
     func http2Data(stream: Int32, bytes: UnsafeRawBufferPointer) {
-        inFlight[stream]?.body.append(contentsOf: bytes)
+        inFlight[stream]?.answer.body.append(contentsOf: bytes)
     }
 
     func http2EndStream(stream: Int32) {
-        guard let flight = inFlight[stream], let status = flight.status else { return }
+        guard let flight = inFlight[stream], flight.hasStatus else { return }
         inFlight[stream] = nil
-        let response = PushResponse(
-            status: status, apnsID: flight.apnsID, body: flight.body, latencyMilliseconds: 0, attempts: flight.job.attempts)
-        answered.append(Answered(job: flight.job, response: response, providerToken: flight.providerToken))
+        answered.append(Answered(job: flight.job, answer: flight.answer, providerToken: flight.providerToken))
     }
 
     func http2StreamClosed(stream: Int32, errorCode: UInt32) {
@@ -165,5 +199,9 @@ final class ClientConnection: HTTP2SessionDelegate {
 
     func http2SettingsReceived() {
         hasSettings = true
+    }
+
+    func http2PingAcknowledged() {
+        pingSentAt = nil
     }
 }

@@ -4,34 +4,44 @@ import FleetCore
 import HTTP2Wire
 import Synchronization
 
-/// The transport's loop: owns every connection, routes pushes to their endpoint's connection,
-/// resends unanswered ones, and answers callers. Runs on one dedicated thread.
+/// The transport's loop: owns every connection, routes requests to their endpoint's pool, resends
+/// unanswered ones, and answers callers. Runs on one dedicated thread.
 final class ClientLoop {
+    /// The connections to one endpoint: up to ``HTTP2PushSender/Options/connectionsPerEndpoint`` taking
+    /// new streams, plus retiring ones finishing theirs after GOAWAY.
     final class Pool {
         let endpoint: Endpoint
-        var queue: [PushJob] = []
-        var current: ClientConnection?
+        var queue: [TransportJob] = []
+        var active: [ClientConnection] = []
         var retiring: [ClientConnection] = []
         init(endpoint: Endpoint) { self.endpoint = endpoint }
-        var connections: [ClientConnection] { (current.map { [$0] } ?? []) + retiring }
+        var connections: [ClientConnection] { active + retiring }
     }
 
     let options: HTTP2PushSender.Options
     let tls: TLSContext?
     let tokens: ProviderTokenCache?
     let shared: HTTP2PushSender.Shared
-    var pools: [PushEnvironment: Pool] = [:]
+    let clock: TransportClock
+    var pools: [Route: Pool] = [:]
+    /// Each pool once, in a fixed order.
+    private var uniquePools: [Pool] = []
 
-    init(options: HTTP2PushSender.Options, tls: TLSContext?, tokens: ProviderTokenCache?, shared: HTTP2PushSender.Shared) {
+    init(
+        options: HTTP2PushSender.Options, tls: TLSContext?, tokens: ProviderTokenCache?, shared: HTTP2PushSender.Shared,
+        clock: TransportClock
+    ) {
         self.options = options
         self.tls = tls
         self.tokens = tokens
         self.shared = shared
+        self.clock = clock
         var byEndpoint: [Endpoint: Pool] = [:]
-        for (environment, endpoint) in options.endpoints {
+        for (route, endpoint) in options.routes.sorted(by: { "\($0.key)" < "\($1.key)" }) {
             let pool = byEndpoint[endpoint] ?? Pool(endpoint: endpoint)
+            if byEndpoint[endpoint] == nil { uniquePools.append(pool) }
             byEndpoint[endpoint] = pool
-            pools[environment] = pool
+            pools[route] = pool
         }
     }
 
@@ -49,23 +59,24 @@ final class ClientLoop {
                     polled.append((pool, connection))
                 }
             }
-            // Wake 4 times a second only while something waits for an answer (to check timeouts).
-            let isWaiting = polled.contains { $0.1.inFlightCount > 0 || !$0.1.isConnected }
-            polls.wait(timeoutMilliseconds: isWaiting ? 250 : -1)
+            // Wake 4 times a second while an answer or a PING ACK is awaited or a connection opens, once a
+            // second while only an idle keepalive is due, to check deadlines against the transport clock.
+            let isAwaiting = polled.contains { $0.1.isAwaitingPeer }
+            polls.wait(timeoutMilliseconds: isAwaiting ? 250 : options.keepalive != nil && !polled.isEmpty ? 1000 : -1)
             if polls.isReadable(0) { shared.wakeup.drain() }
             for (index, (pool, connection)) in polled.enumerated()
             where polls.isReadable(index + 1) || polls.isWritable(index + 1) {
                 connection.service()
                 collect(from: connection, into: pool)
             }
-            for pool in uniquePools { expireSlowConnections(pool) }
+            for pool in uniquePools { checkDeadlines(pool) }
             handOverAnswers()
         }
         shutdown()
     }
 
     /// Answers collected this round, resumed together off this thread (see ``handOverAnswers()``).
-    private var answered: [(PushJob, PushResponse)] = []
+    private var answered: [(TransportJob, WireAnswer)] = []
 
     /// Resumes the callers of this round's answers on a worker thread, in one block: resuming costs
     /// the loop thread a scheduler wake-up per push otherwise, and the loop is the transport's bottleneck.
@@ -75,44 +86,48 @@ final class ClientLoop {
         let batch = answered
         answered.removeAll(keepingCapacity: true)
         DispatchQueue.global().async {
-            for (job, response) in batch { job.finish(response) }
+            for (job, answer) in batch { job.finish(answer) }
         }
     }
 
-    private var uniquePools: [Pool] {
-        var seen = Set<ObjectIdentifier>()
-        return pools.values.filter { seen.insert(ObjectIdentifier($0)).inserted }
-    }
-
-    private func route(_ job: PushJob) {
-        guard let pool = pools[job.request.environment] else {
-            job.finish(.transportFailed(TransportFailure(.connectFailed, "no APNs URL is configured for \(job.request.environment.rawValue) tokens")))
+    private func route(_ job: TransportJob) {
+        let route = job.route
+        guard let pool = pools[route] else {
+            job.fail(TransportFailure(.connectFailed, "no APNs URL is configured for \(route.service) in \(route.environment.rawValue)"))
             return
         }
         pool.queue.append(job)
     }
 
-    /// Opens a connection when pushes wait and none can take them, then puts as many on the wire as it allows.
+    /// Opens a connection when requests wait and the pool has room for one, then puts as many on the
+    /// wire as the connections allow, the least loaded first.
     private func feed(_ pool: Pool) {
-        if let current = pool.current, current.isEnded || current.isGoingAway {
-            pool.current = nil
-            if !current.isEnded { pool.retiring.append(current) }
+        for connection in pool.active where connection.isEnded || connection.isGoingAway {
+            if !connection.isEnded { pool.retiring.append(connection) }
         }
+        pool.active.removeAll { $0.isEnded || $0.isGoingAway }
         pool.retiring.removeAll { $0.isEnded || $0.inFlightCount == 0 && $0.isGoingAway && closeIdle($0) }
         guard !pool.queue.isEmpty else { return }
-        if pool.current == nil {
+        // One connection when none is open; more, up to the pool size, while requests pile up (APNs:
+        // spread bursts over several connections, reference 3) or every open one is full.
+        let isSaturated = pool.active.allSatisfy { $0.capacity(cap: options.maxConcurrentStreams) == 0 }
+        if pool.active.isEmpty || pool.active.count < options.connectionsPerEndpoint && (isSaturated || pool.queue.count > 1) {
             do {
-                pool.current = try ClientConnection(endpoint: pool.endpoint, tls: pool.endpoint.isTLS ? tls : nil)
+                pool.active.append(try ClientConnection(endpoint: pool.endpoint, tls: pool.endpoint.isTLS ? tls : nil, clock: clock))
                 shared.connectionOpened()
             } catch {
-                failQueue(pool, TransportFailure(.connectFailed, "cannot connect to \(pool.endpoint): \(error)"))
-                return
+                if pool.active.isEmpty {
+                    failQueue(pool, TransportFailure(.connectFailed, "cannot connect to \(pool.endpoint): \(error)"))
+                    return
+                }
             }
         }
-        guard let connection = pool.current else { return }
-        var capacity = connection.capacity(cap: options.maxConcurrentStreams)
         var taken = 0
-        while capacity > 0, taken < pool.queue.count {
+        var used: [ClientConnection] = []
+        while taken < pool.queue.count {
+            guard let connection = pool.active.max(by: { lhs, rhs in
+                lhs.capacity(cap: options.maxConcurrentStreams) < rhs.capacity(cap: options.maxConcurrentStreams)
+            }), connection.capacity(cap: options.maxConcurrentStreams) > 0 else { break }
             let job = pool.queue[taken]
             var providerToken: String?
             if let tokens {
@@ -120,16 +135,16 @@ final class ClientLoop {
                     providerToken = try tokens.token()
                 } catch {
                     taken += 1
-                    job.finish(.transportFailed(TransportFailure(.signingFailed, "cannot sign the provider token: \(error)")))
+                    job.fail(TransportFailure(.signingFailed, "cannot sign the provider token: \(error)"))
                     continue
                 }
             }
-            guard connection.submit(job, providerToken: providerToken) else { break }
+            guard connection.submit(job, providerToken: providerToken) else { continue }
             taken += 1
-            capacity -= 1
+            if !used.contains(where: { $0 === connection }) { used.append(connection) }
         }
-        if taken > 0 {
-            pool.queue.removeFirst(taken)
+        if taken > 0 { pool.queue.removeFirst(taken) }
+        for connection in used {
             connection.service()
             collect(from: connection, into: pool)
         }
@@ -140,69 +155,74 @@ final class ClientLoop {
         return true
     }
 
-    /// Answers callers for completed pushes; resends unanswered ones within the attempt budget.
+    /// Answers callers for completed requests; resends unanswered ones within the attempt budget.
     private func collect(from connection: ClientConnection, into pool: Pool) {
-        var resend: [PushJob] = []
+        var resend: [TransportJob] = []
         for answer in connection.answered {
             let job = answer.job
-            // `Shutdown`, `IdleTimeout`, `UnrelatedKeyIdInToken`: this connection is done; the next push gets a new one.
-            if answer.response.remedy == .reconnect { connection.retire() }
-            if answer.response.reason == .expiredProviderToken, let tokens, let used = answer.providerToken,
-                !job.hasRefreshedToken
-            {
+            let reason = answer.answer.error?.reason
+            // `Shutdown`, `IdleTimeout`, `UnrelatedKeyIdInToken`: this connection is done; the next request gets a new one.
+            if PushRemedy(status: answer.answer.status, reason: reason, failure: nil) == .reconnect { connection.retire() }
+            if reason == .expiredProviderToken, let tokens, let used = answer.providerToken, !job.hasRefreshedToken {
                 tokens.tokenExpired(used)
                 job.hasRefreshedToken = true
                 resend.append(job)
             } else {
-                answered.append((job, answer.response))
+                answered.append((job, answer.answer))
             }
         }
         connection.answered.removeAll(keepingCapacity: true)
         for (job, failure) in connection.unanswered {
-            if job.attempts < options.maximumAttempts {
+            if job.attempts < options.maximumAttempts, job.mayResend(after: failure) {
                 resend.append(job)
             } else {
-                job.finish(.transportFailed(failure))
+                job.fail(failure)
             }
         }
         let neverOpened = connection.isEnded && !connection.hasOpened
         connection.unanswered.removeAll(keepingCapacity: true)
         if !resend.isEmpty { pool.queue.insert(contentsOf: resend, at: 0) }
-        if neverOpened, pool.current === connection {
-            pool.current = nil
-            failQueue(pool, TransportFailure(.connectFailed, connection.wire.endReason ?? "cannot connect to \(pool.endpoint)"))
+        if neverOpened, pool.active.contains(where: { $0 === connection }) {
+            pool.active.removeAll { $0 === connection }
+            if pool.active.isEmpty {
+                failQueue(pool, TransportFailure(.connectFailed, connection.wire.endReason ?? "cannot connect to \(pool.endpoint)"))
+            }
         }
     }
 
     private func failQueue(_ pool: Pool, _ failure: TransportFailure) {
-        for job in pool.queue { job.finish(.transportFailed(failure)) }
+        for job in pool.queue { job.fail(failure) }
         pool.queue.removeAll()
     }
 
-    /// A connection whose oldest push has waited past the timeout is presumed dead: close it, resend.
-    private func expireSlowConnections(_ pool: Pool) {
-        let deadline = ContinuousClock.now - options.requestTimeout
+    /// Closes a connection whose oldest request has waited past the request timeout, or whose keepalive
+    /// PING went unanswered past its timeout: it is presumed dead and its requests are resent elsewhere.
+    private func checkDeadlines(_ pool: Pool) {
+        let now = clock.now()
         for connection in pool.connections {
-            guard let oldest = connection.oldestStart, oldest < deadline else { continue }
-            connection.close(reason: "no answer within \(options.requestTimeout)", kind: .timedOut)
-            collect(from: connection, into: pool)
+            if let oldest = connection.oldestStart, now - oldest > options.requestTimeout {
+                connection.close(reason: "no answer within \(options.requestTimeout)", kind: .timedOut)
+            } else if let keepalive = options.keepalive {
+                connection.checkKeepalive(keepalive, now: now)
+            }
+            if connection.isEnded { collect(from: connection, into: pool) }
         }
     }
 
     private func shutdown() {
-        for (job, response) in answered { job.finish(response) }
+        for (job, answer) in answered { job.finish(answer) }
         answered.removeAll()
-        for job in shared.takeInbox() { job.finish(.transportFailed(TransportFailure(.cancelled, "the transport shut down"))) }
+        for job in shared.takeInbox() { job.fail(TransportFailure(.cancelled, "the transport shut down")) }
         for pool in uniquePools {
             for connection in pool.connections {
                 connection.close(reason: "the transport shut down", kind: .cancelled)
-                for (job, failure) in connection.unanswered { job.finish(.transportFailed(failure)) }
+                for (job, failure) in connection.unanswered { job.fail(failure) }
                 connection.unanswered.removeAll()
-                for answer in connection.answered { answer.job.finish(answer.response) }
+                for answer in connection.answered { answer.job.finish(answer.answer) }
                 connection.answered.removeAll()
             }
             failQueue(pool, TransportFailure(.cancelled, "the transport shut down"))
-            pool.current = nil
+            pool.active.removeAll()
             pool.retiring.removeAll()
         }
     }

@@ -31,10 +31,15 @@ public final class APNsMockServer: Sendable {
     /// - Parameters:
     ///   - verifier: checks a provider token and returns its claims; nil accepts any well-formed ES256 JWT.
     ///   - bundleID: when set, topics must be this bundle id with the push type's suffix.
+    ///   - channelLimit: live channels allowed before creates answer `CannotCreateChannelConfig` (APNs: 10,000).
     ///   - onRecord: called with every record (for printing); runs on the server thread.
+    ///
+    /// One port serves every API: device pushes, broadcasts and channel management (point all four
+    /// `LFG_APNS_*_URL` settings of an environment at ``baseURL``).
     public init(
         port: UInt16 = 0, tls: Bool = false, verifier: (@Sendable (String) -> ProviderTokenClaims?)? = nil,
-        bundleID: BundleID? = nil, clock: WallClock = .system, onRecord: (@Sendable (MockRecord) -> Void)? = nil
+        bundleID: BundleID? = nil, clock: WallClock = .system, channelLimit: Int = MockState.defaultChannelLimit,
+        onRecord: (@Sendable (MockRecord) -> Void)? = nil
     ) throws(WireError) {
         let (listener, boundPort) = try TCPSocket.listen(port: port)
         var tlsContext: TLSContext?
@@ -47,6 +52,7 @@ public final class APNsMockServer: Sendable {
         }
         self.port = boundPort
         state = MockState(verifier: verifier, bundleID: bundleID, clock: clock, onRecord: onRecord)
+        state.channelLimit = channelLimit
         wakeup = try Wakeup()
         let loop = MockServerLoop(listener: listener, tls: tlsContext, state: state)
         let box = LoopBox(loop)

@@ -40,7 +40,7 @@ final class MockConnection: HTTP2SessionDelegate {
         if let last = goAwayLastStream, stream > last { return }
         if request.path.hasPrefix(MockControl.prefix) {
             let (status, body) = MockControl.handle(request, state: state)
-            respond(stream: stream, status: status, apnsID: nil, body: body)
+            respond(stream: stream, status: status, headers: [:], body: body)
             return
         }
         let (record, action) = state.handle(request, connection: number)
@@ -48,13 +48,7 @@ final class MockConnection: HTTP2SessionDelegate {
         case .dropConnection:
             connection.close(reason: "dropped on purpose (fault)")
         case .respond, .respondThenGoAway:
-            var body: [UInt8] = []
-            if let reason = record.reason {
-                var object: [String: Any] = ["reason": reason.rawValue]
-                if record.status == 410 { object["timestamp"] = Int64(record.receivedAt * 1000) }
-                body = Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
-            }
-            respond(stream: stream, status: record.status, apnsID: record.apnsID, body: body)
+            respond(stream: stream, status: record.status, headers: record.responseHeaders, body: record.responseBody)
             if action == .respondThenGoAway {
                 goAwayLastStream = stream
                 pending = pending.filter { $0.key <= stream }
@@ -67,10 +61,10 @@ final class MockConnection: HTTP2SessionDelegate {
     func http2GoAway(lastStreamID: Int32, errorCode: UInt32, debugData: [UInt8]) {}
     func http2SettingsReceived() {}
 
-    private func respond(stream: Int32, status: Int, apnsID: String?, body: [UInt8]) {
-        var headers = [HTTP2Header(":status", String(status))]
-        if let apnsID { headers.append(HTTP2Header("apns-id", apnsID)) }
-        if !body.isEmpty { headers.append(HTTP2Header("content-type", "application/json")) }
-        connection.session.submitResponse(stream: stream, headers: headers, body: body)
+    private func respond(stream: Int32, status: Int, headers: [String: String], body: [UInt8]) {
+        var fields = [HTTP2Header(":status", String(status))]
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.append(HTTP2Header(name, value)) }
+        if !body.isEmpty { fields.append(HTTP2Header("content-type", "application/json")) }
+        connection.session.submitResponse(stream: stream, headers: fields, body: body)
     }
 }

@@ -9,6 +9,9 @@ import Foundation
 /// - `POST /mock/default` with the same body: the behaviour of unprogrammed tokens
 /// - `POST /mock/faults` `{"fault": "goaway|drop|expire-provider-tokens", "after"?: N}`
 /// - `POST /mock/reset`
+/// - `GET /mock/channels` -> `{"count": N, "limit": N, "channels": [{"channel": <first 8>, "policy": 0|1, "createdAt"}]}`
+/// - `POST /mock/channels/faults` `{"call": "create|read|delete|list|broadcast", "status"?: 500, "reason"?, "count"?: 1}`
+/// - `POST /mock/channels/limit` `{"limit": N}`
 enum MockControl {
     static let prefix = "/mock/"
 
@@ -34,6 +37,25 @@ enum MockControl {
             case "expire-provider-tokens": state.inject(.expireProviderTokens)
             default: return error("fault must be goaway, drop or expire-provider-tokens")
             }
+            return ok
+        case ("GET", "channels"):
+            let channels = state.channels.map { channel -> [String: Any] in
+                ["channel": String(channel.id.prefix(8)), "policy": channel.policy.rawValue, "createdAt": channel.createdAt]
+            }
+            let object: [String: Any] = ["count": channels.count, "limit": state.channelLimit, "channels": channels]
+            return (200, Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()))
+        case ("POST", "channels/faults"):
+            guard let call = (body["call"] as? String).flatMap(MockChannelCall.init(rawValue:)) else {
+                return error("call must be create, read, delete, list or broadcast")
+            }
+            let status = (body["status"] as? Int) ?? 500
+            let reason = (body["reason"] as? String).map(APNsReason.init(rawValue:))
+                ?? (status == 503 ? .serviceUnavailable : status == 429 ? .tooManyRequests : .internalServerError)
+            state.failChannelCalls(call, status: status, reason: reason, count: (body["count"] as? Int) ?? 1)
+            return ok
+        case ("POST", "channels/limit"):
+            guard let limit = body["limit"] as? Int, limit >= 0 else { return error("limit must be a whole number >= 0") }
+            state.channelLimit = limit
             return ok
         case ("POST", _) where route.hasPrefix("tokens/"):
             let token = String(route.dropFirst("tokens/".count))

@@ -38,7 +38,19 @@ public struct MockRequest: Hashable, Sendable {
 /// The checks APNs makes before looking at the token, in APNs' order: method, path, provider
 /// token, push type, topic, priority, ids, body. Pure: the verifier and the time are passed in.
 public enum MockRules {
-    /// The rejection for `request`, or nil when it passes every check.
+    /// The provider-token checks every APNs endpoint makes (reference 1.8, 5.6): missing, unverifiable, over an hour old.
+    public static func authorizationRejection(
+        of request: MockRequest, now: UnixTime, verify: (String) -> ProviderTokenClaims?
+    ) -> (status: Int, reason: APNsReason)? {
+        guard let authorization = request.authorization else { return (403, .missingProviderToken) }
+        guard authorization.lowercased().hasPrefix("bearer "), let claims = verify(String(authorization.dropFirst(7))) else {
+            return (403, .invalidProviderToken)
+        }
+        if now - Double(claims.issuedAt) > ProviderTokenPolicy.maximumAge { return (403, .expiredProviderToken) }
+        return nil
+    }
+
+    /// The rejection for a device push `request`, or nil when it passes every check.
     public static func rejection(
         of request: MockRequest, now: UnixTime, bundleID: BundleID?,
         verify: (String) -> ProviderTokenClaims?
@@ -47,11 +59,7 @@ public enum MockRules {
         guard let token = request.token else { return (404, .badPath) }
         guard !token.isEmpty else { return (400, .missingDeviceToken) }
         guard (try? DeviceToken(hex: token)) != nil else { return (400, .badDeviceToken) }
-        guard let authorization = request.authorization else { return (403, .missingProviderToken) }
-        guard authorization.lowercased().hasPrefix("bearer "), let claims = verify(String(authorization.dropFirst(7))) else {
-            return (403, .invalidProviderToken)
-        }
-        if now - Double(claims.issuedAt) > ProviderTokenPolicy.maximumAge { return (403, .expiredProviderToken) }
+        if let refusal = authorizationRejection(of: request, now: now, verify: verify) { return refusal }
         guard let typeText = request.headers["apns-push-type"], let pushType = PushType(rawValue: typeText) else {
             return (400, .invalidPushType)
         }

@@ -28,6 +28,7 @@ public final class MockState: Sendable {
         var records: [MockRecord] = []
         var received = 0
         var verified: [String: ProviderTokenClaims] = [:]
+        var channels = MockChannels()
     }
 
     /// The most records kept; older ones are dropped in batches of a tenth.
@@ -71,8 +72,37 @@ public final class MockState: Sendable {
         }
     }
 
-    /// Forgets behaviours, faults and records.
-    public func reset() { inner.withLock { $0 = Inner() } }
+    /// Makes the next `count` calls of `call` answer `status` with `reason` (e.g. the next 3 creates answer 500).
+    public func failChannelCalls(_ call: MockChannelCall, status: Int, reason: APNsReason, count: Int = 1) {
+        inner.withLock { $0.channels.fail(call, status: status, reason: reason, count: count) }
+    }
+
+    /// APNs' channel limit per app and environment (reference 5.3).
+    public static let defaultChannelLimit = MockChannels.defaultLimit
+
+    /// How many live channels the stand-in allows before answering `CannotCreateChannelConfig`
+    /// (APNs: 10,000 per app and environment, reference 5.3).
+    public var channelLimit: Int {
+        get { inner.withLock { $0.channels.limit } }
+        set { inner.withLock { $0.channels.limit = max(0, newValue) } }
+    }
+
+    /// The live channels, in creation order.
+    public var channels: [MockChannel] { inner.withLock { $0.channels.channels } }
+
+    /// The broadcasts published to `channel` (its whole id), in arrival order, refused ones included.
+    public func broadcasts(to channel: String) -> [MockRecord] {
+        inner.withLock { $0.records.filter { $0.kind == .broadcast && $0.channel == channel } }
+    }
+
+    /// Forgets behaviours, faults, channels and records (the channel limit is kept).
+    public func reset() {
+        inner.withLock { state in
+            let limit = state.channels.limit
+            state = Inner()
+            state.channels.limit = limit
+        }
+    }
 
     /// Every request so far (the newest 50,000), in arrival order.
     public var records: [MockRecord] { inner.withLock { $0.records } }
@@ -83,7 +113,7 @@ public final class MockState: Sendable {
         return inner.withLock { $0.records.filter { $0.token == key } }
     }
 
-    /// Decides one request: records it and returns the answer (status, headers, body) and what to do.
+    /// Decides one request: records it and returns the record (which holds the answer) and what to do.
     func handle(_ request: MockRequest, connection: Int) -> (MockRecord, MockAction) {
         let now = clock.now()
         let (record, action) = inner.withLock { state -> (MockRecord, MockAction) in
@@ -101,34 +131,48 @@ public final class MockState: Sendable {
                 state.expiringProviderTokens = false
                 state.expiredProviderTokens.insert(bearer)
             }
-            var verdict = MockRules.rejection(of: request, now: now, bundleID: bundleID) { jwt in
-                verify(jwt, cache: &state.verified)
-            }
-            if verdict == nil, state.expiredProviderTokens.contains(bearer) { verdict = (403, .expiredProviderToken) }
-            let token = (request.token ?? "").lowercased()
+            let kind = MockRecord.Kind(path: request.path)
+            var answer: MockAnswer
             var delivered = false
-            if verdict == nil {
-                switch state.behaviours[token] ?? state.defaultBehaviour {
-                case .live: delivered = true
-                case .deadButAccepted: break
-                case .unregistered: verdict = (410, .unregistered)
-                case .badDeviceToken: verdict = (400, .badDeviceToken)
-                case .failing(let status, let reason, let count):
-                    verdict = (status, reason)
-                    state.behaviours[token] = count > 1
-                        ? .failing(status: status, reason: reason, count: count - 1)
-                        : state.fallbackAfterFailing.removeValue(forKey: token) ?? state.defaultBehaviour
-                }
+            if kind == .device {
+                (answer, delivered) = decideDevicePush(request, now: now, bearer: bearer, state: &state)
+            } else if let refusal = MockRules.authorizationRejection(
+                of: request, now: now, verify: { verify($0, cache: &state.verified) })
+            {
+                answer = .refused(refusal.status, refusal.reason)
+            } else if state.expiredProviderTokens.contains(bearer) {
+                answer = .refused(403, .expiredProviderToken)
+            } else {
+                answer = state.channels.handle(request, bundleID: bundleID, now: now) ?? .refused(404, .badPath)
+                delivered = kind == .broadcast && answer.status == 200
             }
+            let sequence = state.received + 1
+            let requestID = request.headers["apns-request-id"] ?? apnsIDs.next(sequence)
+            if kind == .device {
+                answer.headers["apns-id"] = request.headers["apns-id"] ?? apnsIDs.next(sequence)
+            } else {
+                // Reference 5.3/5.5: every channel and broadcast answer carries `apns-request-id`; a broadcast
+                // success also `apns-unique-id`.
+                answer.headers["apns-request-id"] = requestID
+                if kind == .broadcast, answer.status == 200 { answer.headers["apns-unique-id"] = apnsIDs.next(sequence) }
+            }
+            if let reason = answer.reason {
+                var object: [String: Any] = ["reason": reason.rawValue]
+                if answer.status == 410 { object["timestamp"] = Int64(now * 1000) }
+                answer.body = Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+            }
+            let token = kind == .device ? (request.token ?? "").lowercased() : ""
             let record = MockRecord(
-                sequence: state.received + 1, connection: connection, receivedAt: now, method: request.method,
-                path: request.token == nil ? request.path : "/3/device/" + token, token: token, headers: request.headers,
-                body: request.body,
+                sequence: sequence, connection: connection, receivedAt: now, method: request.method,
+                path: kind == .device && request.token != nil ? "/3/device/" + token : request.path, token: token,
+                headers: request.headers, body: request.body,
                 providerToken: bearer.isEmpty ? nil : verify(bearer, cache: &state.verified),
-                status: action == .dropConnection ? 0 : verdict?.status ?? 200,
-                reason: action == .dropConnection ? nil : verdict?.reason,
-                apnsID: request.headers["apns-id"] ?? apnsIDs.next(state.received + 1),
-                isDelivered: action != .dropConnection && delivered)
+                status: action == .dropConnection ? 0 : answer.status,
+                reason: action == .dropConnection ? nil : answer.reason,
+                apnsID: answer.headers["apns-id"] ?? requestID,
+                isDelivered: action != .dropConnection && delivered,
+                kind: kind, channel: answer.channel ?? request.headers["apns-channel-id"],
+                responseHeaders: answer.headers, responseBody: answer.body)
             state.received += 1
             // A long demo run keeps the newest records only, so memory stays bounded.
             if state.records.count >= Self.recordLimit { state.records.removeFirst(Self.recordLimit / 10) }
@@ -137,6 +181,32 @@ public final class MockState: Sendable {
         }
         onRecord?(record)
         return (record, action)
+    }
+
+    /// A device push: APNs' checks, then the token's programmed behaviour.
+    private func decideDevicePush(_ request: MockRequest, now: UnixTime, bearer: String, state: inout Inner)
+        -> (MockAnswer, delivered: Bool)
+    {
+        var verdict = MockRules.rejection(of: request, now: now, bundleID: bundleID) { jwt in
+            verify(jwt, cache: &state.verified)
+        }
+        if verdict == nil, state.expiredProviderTokens.contains(bearer) { verdict = (403, .expiredProviderToken) }
+        let token = (request.token ?? "").lowercased()
+        var delivered = false
+        if verdict == nil {
+            switch state.behaviours[token] ?? state.defaultBehaviour {
+            case .live: delivered = true
+            case .deadButAccepted: break
+            case .unregistered: verdict = (410, .unregistered)
+            case .badDeviceToken: verdict = (400, .badDeviceToken)
+            case .failing(let status, let reason, let count):
+                verdict = (status, reason)
+                state.behaviours[token] = count > 1
+                    ? .failing(status: status, reason: reason, count: count - 1)
+                    : state.fallbackAfterFailing.removeValue(forKey: token) ?? state.defaultBehaviour
+            }
+        }
+        return (verdict.map { .refused($0.status, $0.reason) } ?? MockAnswer(status: 200), delivered)
     }
 
     /// Verifies a JWT once per distinct token: signature checks cost ~100 µs, and a provider reuses one token.

@@ -9,9 +9,13 @@ public struct APNsMockCommand: Command {
     public static let name = "apns-mock"
     public static let summary = "run a local APNs stand-in speaking HTTP/2"
     public static let usage = """
-        Usage: lfg apns-mock [--port N] [--tls] [--key-file PEM] [--bundle-id ID] [--ca-out FILE] [--quiet]
+        Usage: lfg apns-mock [--port N] [--tls] [--key-file PEM] [--bundle-id ID] [--ca-out FILE]
+                             [--channel-limit N] [--quiet]
 
-        Serves APNs' device-push API on 127.0.0.1 (default port 2197): h2c with prior knowledge, or
+        Serves APNs' device-push, broadcast (POST /4/broadcasts/apps/<bundle>) and channel management
+        (/1/apps/<bundle>/channels, /all-channels) APIs on one port of 127.0.0.1: point every LFG_APNS_*_URL
+        at it. Creates past --channel-limit live channels (default 10000) answer CannotCreateChannelConfig.
+        Default port 2197: h2c with prior knowledge, or
         TLS with ALPN h2 under --tls (a throwaway certificate, written to --ca-out for clients to trust).
         Provider tokens are verified against the public half of --key-file (default LFG_APNS_KEY_FILE),
         and must carry LFG_APNS_KEY_ID / LFG_APNS_TEAM_ID when set; without a key any well-formed ES256
@@ -19,7 +23,9 @@ public struct APNsMockCommand: Command {
         makes topics checked. Prints one JSON line per request (token prefixes only) unless --quiet.
         Program it over its own port: POST /mock/tokens/<hex> {"behaviour": "live|dead-but-200|
         unregistered|bad-device-token|fail", "status"?, "count"?}, POST /mock/faults {"fault":
-        "goaway|drop|expire-provider-tokens", "after"?}, POST /mock/reset, GET /mock/records.
+        "goaway|drop|expire-provider-tokens", "after"?}, POST /mock/reset, GET /mock/records,
+        GET /mock/channels, POST /mock/channels/faults {"call": "create|read|delete|list|broadcast",
+        "status"?, "reason"?, "count"?}, POST /mock/channels/limit {"limit"}.
         """
 
     let port: UInt16
@@ -28,6 +34,7 @@ public struct APNsMockCommand: Command {
     let bundleID: String?
     let caOut: String?
     let isQuiet: Bool
+    let channelLimit: Int
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         port = UInt16(try arguments.integer("--port", in: 0...65535) ?? 2197)
@@ -36,6 +43,7 @@ public struct APNsMockCommand: Command {
         bundleID = try arguments.value("--bundle-id")
         caOut = try arguments.value("--ca-out")
         isQuiet = arguments.flag("--quiet")
+        channelLimit = try arguments.integer("--channel-limit", in: 0...1_000_000) ?? MockState.defaultChannelLimit
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
@@ -64,7 +72,8 @@ public struct APNsMockCommand: Command {
         let bundle = (bundleID ?? context.environment["LFG_APNS_BUNDLE_ID"]).map { BundleID($0) }
         let server: APNsMockServer
         do {
-            server = try APNsMockServer(port: port, tls: isTLS, verifier: check, bundleID: bundle, onRecord: printer)
+            server = try APNsMockServer(
+                port: port, tls: isTLS, verifier: check, bundleID: bundle, channelLimit: channelLimit, onRecord: printer)
         } catch {
             throw CommandFailure("cannot start the stand-in: \(error)")
         }

@@ -13,7 +13,8 @@ public struct APNsProvider: Sendable {
     /// Reads the configuration and the key file and starts the transport; the error names every
     /// missing or unreadable item (key file, key id, team id, bundle id).
     ///
-    /// - Parameter overrideURL: sends every environment's pushes here instead (`lfg push --url`).
+    /// - Parameter overrideURL: sends every environment's pushes, broadcasts and channel calls here instead
+    ///   (`lfg push --url`).
     public static func start(
         environment: [String: String], clock: WallClock = .system, overrideURL: String? = nil, caFile: String? = nil
     ) throws(CommandFailure) -> APNsProvider {
@@ -36,6 +37,8 @@ public struct APNsProvider: Sendable {
             if let overrideURL {
                 let endpoint = try Endpoint(url: overrideURL)
                 options.endpoints = [.sandbox: endpoint, .production: endpoint]
+                options.broadcastEndpoints = options.endpoints
+                options.channelEndpoints = options.endpoints
             }
             options.caFile = caFile ?? options.caFile
             return APNsProvider(configuration: configuration, tokens: tokens, sender: try HTTP2PushSender(options: options, tokens: tokens))

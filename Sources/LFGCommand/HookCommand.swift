@@ -6,8 +6,10 @@ import HookAdapter
 /// to the control plane.
 ///
 /// It must never slow or break the agent: it always exits 0, prints nothing on stdout (Claude Code
-/// would read it as a decision), and returns within ``HookRunner/timeBudget`` (or `LFG_HOOK_BUDGET_MS`) even when the server is
-/// down or hangs. What it cannot deliver waits in `$LFG_HOME/hook-spool.jsonl` for the next call.
+/// would read it as a decision), and returns within ``HookRunner/timeBudget`` (or `LFG_HOOK_BUDGET_MS`),
+/// counted from the process's start, even when the server is down or hangs or a hundred hooks run at
+/// once. It records the event first in `$LFG_HOME/hook-inbox/`; what it cannot deliver in time waits
+/// there for the next call.
 public struct HookCommand: Command {
     public static let name = "hook"
     public static let summary = "report one Claude Code hook event (stdin) to the control plane"
@@ -16,7 +18,8 @@ public struct HookCommand: Command {
 
         Claude Code runs this for every hook event (see `lfg hooks install`). Reports go to $LFG_URL
         (default http://127.0.0.1:8766) with the token from LFG_AUTH_TOKEN or $LFG_HOME/auth-token;
-        undeliverable reports are spooled in $LFG_HOME and sent in order later. Always exits 0.
+        each event is recorded in $LFG_HOME first, and what is not delivered in time is sent in order
+        later. Always exits 0.
         """
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
@@ -25,21 +28,39 @@ public struct HookCommand: Command {
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        let configuration = HookConfiguration.resolve(environment: context.environment) { path in
+        let spent = context.processAge()
+        let configuration = HookConfiguration.resolve(environment: context.environment, hostName: Self.machineName()) { path in
             FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
         }
-        let deadline = HookDeadline(seconds: configuration.timeBudget)
+        let deadline = HookDeadline(seconds: configuration.timeBudget, spent: spent)
         let runner = HookRunner(
             files: HookFiles(home: URL(fileURLWithPath: configuration.home)), host: configuration.host,
             delivery: HookCommand.delivery(for: configuration), requestTimeout: configuration.requestTimeout,
-            wallClock: { Date().timeIntervalSince1970 })
+            tokenFingerprint: TokenFingerprint.of(configuration.token), wallClock: { Date().timeIntervalSince1970 })
         let summary = await runner.handle(String(decoding: context.readInput(), as: UTF8.self), deadline: deadline)
         // Stderr of a hook that exits 0 only reaches Claude Code's debug log.
         if let problem = summary.problem { context.writeError("lfg hook: \(problem)\n") }
-        if summary.drain.remaining > 0, let reason = summary.drain.stoppedBecause {
-            context.writeError("lfg hook: \(summary.drain.remaining) report(s) spooled (\(reason))\n")
+        for result in [summary.drain, summary.helped] {
+            guard let reason = result.stoppedBecause, reason != .anotherProcessDelivers else { continue }
+            context.writeError("lfg hook: \(Self.explain(reason, pending: result.remaining, configuration))\n")
         }
         return 0
+    }
+
+    /// One line about a delivery that stopped early; a refused token is named by its first characters
+    /// and where it came from.
+    static func explain(_ reason: DeliveryStop, pending: Int, _ configuration: HookConfiguration) -> String {
+        let kept = "\(pending) report(s) kept"
+        guard reason == .unauthorized else { return "\(kept) (\(reason))" }
+        return "\(configuration.url) refused \(configuration.tokenDescription) (HTTP 401); \(kept), "
+            + "not retried until the token changes"
+    }
+
+    /// This machine's host name (`gethostname`: no DNS lookup, which could stall a hook).
+    static func machineName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The live delivery to the control plane at `configuration.url`.

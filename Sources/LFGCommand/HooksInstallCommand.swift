@@ -24,7 +24,7 @@ public struct HooksInstallCommand: Command {
 
     public func run(_ context: CommandContext) async throws -> Int32 {
         let path = settingsPath ?? SettingsFile.defaultPath(environment: context.environment)
-        let executable = executablePath ?? HookSettingsLocation.currentExecutable()
+        let executable = try executablePath.map(HookSettingsLocation.checkedExecutable) ?? HookSettingsLocation.currentExecutable()
         let editor = HookSettingsEditor(executablePath: executable)
         let outcome: SettingsFile.Outcome
         do {
@@ -49,5 +49,19 @@ public struct HooksInstallCommand: Command {
 enum HookSettingsLocation {
     static func currentExecutable() -> String {
         Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? "lfg"
+    }
+
+    /// `--lfg PATH` made absolute (Claude Code runs hooks from the session's folder), refused by name
+    /// unless it is an executable file: a wrong path would make every hook fail silently later.
+    static func checkedExecutable(_ path: String) throws(CommandFailure) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) else {
+            throw CommandFailure("--lfg \(path): no such file; give the path of the lfg executable (e.g. .build/release/lfg)")
+        }
+        guard !isFolder.boolValue, FileManager.default.isExecutableFile(atPath: absolute) else {
+            throw CommandFailure("--lfg \(path): not an executable file; give the path of the lfg executable")
+        }
+        return absolute
     }
 }

@@ -13,6 +13,7 @@ public enum LFG {
         HookCommand.self,
         HooksInstallCommand.self,
         HooksUninstallCommand.self,
+        HooksDrainCommand.self,
         APNsMockCommand.self,
         PushCommand.self,
     ]

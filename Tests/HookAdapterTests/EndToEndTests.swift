@@ -28,7 +28,7 @@ struct EndToEndTests {
             let run = await CapturedRun.run(["hook"], input: event.payload, environment: down)
             #expect(run.status == 0 && run.output.isEmpty)
         }
-        #expect(HookFiles(home: folder.url).spooledReports().count == 3)
+        #expect(HookFiles(home: folder.url).pendingReports().count == 3)
         try await RunningServe.with(environment: environment) { url in
             var hookEnvironment = environment
             hookEnvironment["LFG_URL"] = url
@@ -48,7 +48,7 @@ struct EndToEndTests {
                     #expect(session?["title"] as? String == "In the iOS client, can you add pull-to-refresh…")
                 }
             }
-            #expect(HookFiles(home: folder.url).spooledReports().isEmpty)
+            #expect(HookFiles(home: folder.url).pendingReports().isEmpty)
         }
     }
 
@@ -64,6 +64,27 @@ struct EndToEndTests {
             try await RunningServe.sessions(url, token: Self.token)[RecordedPayloads.sid]?["displayState"] as? String
         }
         #expect(session == "needsInput")
-        #expect(HookFiles(home: folder.url).spooledReports().isEmpty)
+        #expect(HookFiles(home: folder.url).pendingReports().isEmpty)
+    }
+
+    @Test("A wrong token is named by its first characters and where it came from, and is not retried until it changes")
+    func wrongToken() async throws {
+        let folder = try TemporaryFolder()
+        let environment = ["LFG_HOME": folder.path, "LFG_AUTH_TOKEN": Self.token]
+        try await RunningServe.with(environment: environment) { url in
+            let wrong = ["LFG_HOME": folder.path, "LFG_URL": url, "LFG_AUTH_TOKEN": "wrongtoken0123", "LFG_HOOK_BUDGET_MS": "10000"]
+            let first = await CapturedRun.run(["hook"], input: RecordedPayloads.sessionStart, environment: wrong)
+            #expect(first.errors.contains("refused token wron… from LFG_AUTH_TOKEN in the environment (HTTP 401)"))
+            #expect(!first.errors.contains("wrongtoken0123"))
+            let second = await CapturedRun.run(["hook"], input: RecordedPayloads.userPromptSubmit, environment: wrong)
+            #expect(second.errors.contains("2 report(s) kept, not retried until the token changes"))
+            var right = wrong
+            right["LFG_AUTH_TOKEN"] = Self.token
+            let fixed = await CapturedRun.run(["hook"], input: RecordedPayloads.preToolUseRead, environment: right)
+            #expect(fixed.errors.isEmpty)
+            let session = try await RunningServe.sessions(url, token: Self.token)[RecordedPayloads.sid]
+            #expect(session?["step"] as? String == "Read SessionListView.swift")
+        }
+        #expect(HookFiles(home: folder.url).pendingReports().isEmpty)
     }
 }

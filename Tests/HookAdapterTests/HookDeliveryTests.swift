@@ -41,7 +41,7 @@ struct HookDeliveryTests {
         let received = server.reports
         #expect(Self.collapsed(received.map(\.report)).map(\.step) == [nil, nil, "Read SessionListView.swift"])
         #expect(received.allSatisfy { $0.sid == RecordedPayloads.sid && $0.authorization == "Bearer 0123456789abcdef" })
-        #expect(folder.read("hook-spool.jsonl") == "")
+        #expect(HookFiles(home: folder.url).pendingReports().isEmpty)
     }
 
     @Test("Server down: the hook exits 0 in bounded time, spools, and the next call once it is back delivers in order")
@@ -57,7 +57,7 @@ struct HookDeliveryTests {
             #expect(started.duration(to: clock.now) < Self.noHangBound)
             #expect(run.status == 0 && run.output.isEmpty)
             #expect(!run.errors.contains("0123456789abcdef"))
-            spooledSteps = HookFiles(home: folder.url).spooledReports().map(\.report.step)
+            spooledSteps = HookFiles(home: folder.url).pendingReports().map(\.report.step)
         }
         #expect(spooledSteps == [nil, nil, "Read SessionListView.swift", "Bash: swift test", "Bash: rm -rf .build", "Bash: rm -rf .build"])
         let server = RecordingServer()
@@ -68,7 +68,7 @@ struct HookDeliveryTests {
         let received = Self.collapsed(server.reports.map(\.report))
         #expect(received.map(\.step) == spooledSteps + ["Bash: rm -rf .build"])
         #expect(received.map { DisplayState.resolve($0, isHostDown: false) } == [.idle, .working, .working, .working, .working, .needsInput, .working])
-        #expect(HookFiles(home: folder.url).spooledReports().isEmpty)
+        #expect(HookFiles(home: folder.url).pendingReports().isEmpty)
     }
 
     @Test("A server that accepts but never answers costs at most the time budget, and the report stays spooled")
@@ -83,6 +83,6 @@ struct HookDeliveryTests {
             return started.duration(to: clock.now)
         }
         #expect(elapsed < Self.noHangBound)
-        #expect(HookFiles(home: folder.url).spooledReports().count == 1)
+        #expect(HookFiles(home: folder.url).pendingReports().count == 1)
     }
 }

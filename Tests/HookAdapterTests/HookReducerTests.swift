@@ -153,6 +153,7 @@ struct HookReducerTests {
         let failed = try #require(Self.run([try Self.prompt("go"), try Self.event("StopFailure", #", "error": "rate_limit""#)]))
         #expect(failed.report.step == "Stopped: rate limit")
         #expect(!failed.report.busy && failed.report.unread)
+        #expect(DisplayState.resolve(failed.report, isHostDown: false) == .blocked)
         let background = try #require(Self.run([try Self.prompt("go"), try Self.event("Stop", #", "background_tasks": [{"id": "b1"}]"#)]))
         #expect(background.report.step == "Waiting on background work")
     }
@@ -178,5 +179,27 @@ struct HookReducerTests {
         let state = try #require(Self.run([try Self.prompt("go"), try Self.event("SessionEnd"), try Self.event("SessionStart", #", "source": "resume""#)]))
         #expect(!state.report.archived)
         #expect(state.report.title == "go")
+    }
+
+    @Test(
+        "A failed turn never reads idle: a limit is paused, an account problem asks to sign in, anything else asks to retry",
+        arguments: [
+            ("rate_limit", DisplayState.blocked, nil), ("overloaded", .blocked, nil),
+            ("authentication_failed", .needsInput, Prompt.Kind.signin), ("billing_error", .needsInput, .signin),
+            ("max_output_tokens", .needsInput, .question), ("unknown", .needsInput, .question),
+        ] as [(String, DisplayState, Prompt.Kind?)])
+    func failedTurn(error: String, display: DisplayState, kind: Prompt.Kind?) throws {
+        let failed = try #require(Self.run([try Self.prompt("go"), try Self.event("StopFailure", #", "error": "\#(error)""#)]))
+        #expect(DisplayState.resolve(failed.report, isHostDown: false) == display)
+        #expect(failed.report.prompt?.kind == kind)
+        #expect(failed.report.unread && !failed.report.busy)
+        // The next prompt, or a turn that resumed by itself, is working again.
+        let retried = try #require(Self.run([try Self.prompt("go"), try Self.event("StopFailure", #", "error": "\#(error)""#), try Self.prompt("again")]))
+        #expect(DisplayState.resolve(retried.report, isHostDown: false) == .working)
+        let resumed = try #require(Self.run([
+            try Self.prompt("go"), try Self.event("StopFailure", #", "error": "\#(error)""#),
+            try Self.event("Notification", #", "notification_type": "quota_auto_resume_fired", "message": "Resumed""#),
+        ]))
+        if display == .blocked { #expect(DisplayState.resolve(resumed.report, isHostDown: false) == .working) }
     }
 }

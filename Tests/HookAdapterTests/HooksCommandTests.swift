@@ -15,8 +15,31 @@ struct HooksCommandTests {
 
         """
 
+    /// An executable file standing in for `lfg` (install checks that `--lfg` is one).
+    static let fakeLFG: String = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lfg-hook-tests-bin-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("lfg").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        return path
+    }()
+
     static func install(_ folder: TemporaryFolder, _ name: String = "settings.json") async -> (status: Int32, output: String, errors: String) {
-        await CapturedRun.run(["hooks", "install", "--settings", folder.file(name), "--lfg", "/opt/lfg/bin/lfg"])
+        await CapturedRun.run(["hooks", "install", "--settings", folder.file(name), "--lfg", fakeLFG])
+    }
+
+    @Test("--lfg must name an executable file: a missing path or a plain file is refused by name, and nothing changes")
+    func checksExecutable() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("settings.json", Self.userSettings)
+        try folder.write("notes.txt", "not a program")
+        for (path, words) in [("/no/such/path", "--lfg /no/such/path: no such file"), (folder.file("notes.txt"), "not an executable file"), (folder.path, "not an executable file")] {
+            let run = await CapturedRun.run(["hooks", "install", "--settings", folder.file("settings.json"), "--lfg", path])
+            #expect(run.status == 1)
+            #expect(run.errors.contains(words), "\(run.errors)")
+            #expect(folder.read("settings.json") == Self.userSettings)
+            #expect(folder.names() == ["notes.txt", "settings.json"])
+        }
     }
 
     @Test("Install backs up the user's file, adds LFG's hooks, and keeps the user's own hook")
@@ -25,7 +48,7 @@ struct HooksCommandTests {
         try folder.write("settings.json", Self.userSettings)
         let run = await Self.install(folder)
         #expect(run.status == 0)
-        #expect(run.output.contains("Added `/opt/lfg/bin/lfg hook`"))
+        #expect(run.output.contains("Added `\(Self.fakeLFG) hook`"))
         let backups = folder.names().filter { $0.hasPrefix("settings.json.lfg-backup-") }
         #expect(backups.count == 1)
         #expect(folder.read(try #require(backups.first)) == Self.userSettings)
@@ -53,7 +76,7 @@ struct HooksCommandTests {
     @Test("Install creates a missing settings file (and its folder) without a backup")
     func missingFile() async throws {
         let folder = try TemporaryFolder()
-        let run = await CapturedRun.run(["hooks", "install", "--settings", folder.file("claude/settings.json"), "--lfg", "lfg"])
+        let run = await CapturedRun.run(["hooks", "install", "--settings", folder.file("claude/settings.json"), "--lfg", Self.fakeLFG])
         #expect(run.status == 0)
         let written = try JSONParser.parse(try #require(folder.read("claude/settings.json")))
         #expect(written["hooks"]?["SessionStart"]?.arrayValue?.count == 1)

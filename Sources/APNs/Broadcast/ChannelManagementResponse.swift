@@ -51,7 +51,7 @@ public struct ChannelManagementResponse: Hashable, Sendable {
             channelID: header("apns-channel-id").flatMap { try? BroadcastChannelID($0) } ?? request.channel,
             channels: isSuccess ? ((object?["channels"] as? [String]) ?? []).compactMap { try? BroadcastChannelID($0) } : [],
             storagePolicy: isSuccess ? (object?["message-storage-policy"] as? Int).flatMap(ChannelStoragePolicy.init(rawValue:)) : nil,
-            reason: isSuccess ? nil : (object?["reason"] as? String).map(APNsReason.init(rawValue:)),
+            reason: APNsErrorBody(status: status, body: body)?.reason,
             requestID: header("apns-request-id"), latencyMilliseconds: latencyMilliseconds)
     }
 

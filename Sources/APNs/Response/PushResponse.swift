@@ -35,16 +35,9 @@ public struct PushResponse: Hashable, Sendable {
 
     /// Parses an APNs answer: status, `apns-id` header and the JSON body `{"reason", "timestamp"?}`.
     public init(status: Int, apnsID: String?, body: [UInt8], latencyMilliseconds: Double, attempts: Int = 1) {
-        var reason: APNsReason?
-        var invalidSince: UnixTime?
-        if status != 200, !body.isEmpty,
-            let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
-        {
-            reason = (object["reason"] as? String).map(APNsReason.init(rawValue:))
-            invalidSince = (object["timestamp"] as? NSNumber).map { $0.doubleValue / 1000 }
-        }
+        let error = APNsErrorBody(status: status, body: body)
         self.init(
-            status: status, reason: reason, apnsID: apnsID, invalidSince: invalidSince,
+            status: status, reason: error?.reason, apnsID: apnsID, invalidSince: error?.invalidSince,
             latencyMilliseconds: latencyMilliseconds, attempts: attempts)
     }
 
@@ -60,6 +53,23 @@ public struct PushResponse: Hashable, Sendable {
 
     /// The classification a caller switches on.
     public var outcome: PushOutcome { remedy?.outcome ?? .accepted }
+}
+
+/// The JSON body of an APNs error answer: `{"reason": String, "timestamp"?: ms}` (reference 1.7, 5.6).
+/// The one parser of it, for pushes, broadcasts and channel calls.
+public struct APNsErrorBody: Hashable, Sendable {
+    public var reason: APNsReason?
+    /// For a 410: when APNs confirmed the token stopped being valid (Unix seconds).
+    public var invalidSince: UnixTime?
+
+    /// Nil for a 2xx answer or a body that is not a JSON object.
+    public init?(status: Int, body: [UInt8]) {
+        guard !(200...299).contains(status), !body.isEmpty,
+            let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        else { return nil }
+        reason = (object["reason"] as? String).map(APNsReason.init(rawValue:))
+        invalidSince = (object["timestamp"] as? NSNumber).map { $0.doubleValue / 1000 }
+    }
 }
 
 extension PushRemedy {

@@ -35,10 +35,10 @@ extension QuestionLog {
         return DecisionLogLine(ts: now, event: .alert, deviceId: result.target.deviceId, fields: fields)
     }
 
-    /// `token-pruned` for a dead alert token (`kind: "apns"`).
-    static func pruned(_ result: QuestionPush.Result, at now: UnixTime) -> DecisionLogLine {
+    /// `token-pruned` for a dead device token (`kind`: `apns` for alerts, `widget` for widget reloads).
+    static func pruned(_ result: QuestionPush.Result, kind: String, at now: UnixTime) -> DecisionLogLine {
         var fields: [String: LogValue] = [
-            "kind": .string("apns"), "token": .string(TokenHex.short(result.target.hex)),
+            "kind": .string(kind), "token": .string(TokenHex.short(result.target.hex)),
             "env": .string(result.target.env.rawValue), "status": .integer(result.status),
         ]
         if let reason = result.reason { fields["reason"] = .string(reason) }

@@ -57,9 +57,12 @@ public struct QuestionPush: Hashable, Sendable {
     }
 }
 
-/// Sends question pushes. Rules: one result per target, in target order; never throws.
+/// Sends the pushes to a device's own tokens: question alerts and withdrawals to `apnsToken`, widget
+/// reloads to `widgetPushToken`. Rules: one result per target, in target order; never throws.
 public protocol QuestionNotifier: Sendable {
     func deliver(_ push: QuestionPush) async -> [QuestionPush.Result]
+    /// A WidgetKit reload (`{"aps":{"content-changed":true}}`) to each target's widget push token.
+    func reloadWidgets(_ targets: [QuestionPush.Target]) async -> [QuestionPush.Result]
 }
 
 /// Question pushes through any `PushSender` (HTTP/2 to APNs in production, the stand-in in tests).
@@ -73,31 +76,47 @@ public struct APNsQuestionNotifier: QuestionNotifier {
     }
 
     public func deliver(_ push: QuestionPush) async -> [QuestionPush.Result] {
+        await sendAll(push.targets) { target, bundleID in
+            let token = try DeviceToken(hex: target.hex)
+            switch push.action {
+            case .ask:
+                return try .questionAlert(
+                    push.question, title: push.title, token: token, environment: target.env, bundleID: bundleID)
+            case .withdraw:
+                return try .questionWithdrawal(push.question, token: token, environment: target.env, bundleID: bundleID)
+            }
+        }
+    }
+
+    public func reloadWidgets(_ targets: [QuestionPush.Target]) async -> [QuestionPush.Result] {
+        await sendAll(targets) { target, bundleID in
+            try .widgetReload(token: try DeviceToken(hex: target.hex), environment: target.env, bundleID: bundleID)
+        }
+    }
+
+    /// Sends one request per target, all in flight at once; results in target order.
+    private func sendAll(
+        _ targets: [QuestionPush.Target],
+        _ build: @escaping @Sendable (QuestionPush.Target, BundleID) throws -> PushRequest
+    ) async -> [QuestionPush.Result] {
         let sender = sender
         let bundleID = bundleID
         return await withTaskGroup(of: (Int, QuestionPush.Result).self) { group in
-            for (index, target) in push.targets.enumerated() {
-                group.addTask { (index, await Self.send(push, to: target, sender: sender, bundleID: bundleID)) }
+            for (index, target) in targets.enumerated() {
+                group.addTask { (index, await Self.send(to: target, sender: sender) { try build(target, bundleID) }) }
             }
-            var results = [QuestionPush.Result?](repeating: nil, count: push.targets.count)
+            var results = [QuestionPush.Result?](repeating: nil, count: targets.count)
             for await (index, result) in group { results[index] = result }
             return results.compactMap { $0 }
         }
     }
 
-    static func send(_ push: QuestionPush, to target: QuestionPush.Target, sender: any PushSender, bundleID: BundleID)
-        async -> QuestionPush.Result
-    {
+    static func send(
+        to target: QuestionPush.Target, sender: any PushSender, _ build: () throws -> PushRequest
+    ) async -> QuestionPush.Result {
         let request: PushRequest
         do {
-            let token = try DeviceToken(hex: target.hex)
-            switch push.action {
-            case .ask:
-                request = try .questionAlert(
-                    push.question, title: push.title, token: token, environment: target.env, bundleID: bundleID)
-            case .withdraw:
-                request = try .questionWithdrawal(push.question, token: token, environment: target.env, bundleID: bundleID)
-            }
+            request = try build()
         } catch {
             return QuestionPush.Result(
                 target: target, status: 0, reason: "not sent: \(error)", outcome: .configurationError, milliseconds: 0)

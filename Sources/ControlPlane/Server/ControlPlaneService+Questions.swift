@@ -105,9 +105,12 @@ extension ControlPlaneService {
     /// Carries out committed question effects: wakes waiters, queues pushes, logs, tells `/api/events`.
     func carryOut(_ effects: [QuestionEffect]) async {
         var lines: [DecisionLogLine] = []
+        var isChanged = false
         for effect in effects {
             switch effect {
-            case .save(let question): publishQuestion(question)
+            case .save(let question):
+                publishQuestion(question)
+                isChanged = true
             case .forget: break
             case .resolved(let question): questionWaiters.resolve(question.id)
             case .alert(let question): enqueue(.ask, question)
@@ -115,16 +118,44 @@ extension ControlPlaneService {
             case .log(let line): lines.append(line)
             }
         }
+        if isChanged { noteWidgetChange() }
         await record(lines)
+    }
+
+    /// Every device's token of one kind (alerts: `apnsToken`; widgets: `widgetPushToken`) with its env.
+    private func targets(_ token: KeyPath<DeviceProfile, String?>, of devices: [DeviceID]? = nil) -> [QuestionPush.Target] {
+        (devices ?? watcher.deviceIds).compactMap { deviceId -> QuestionPush.Target? in
+            guard let profile = watcher.boxes[deviceId]?.record.profile, let hex = profile[keyPath: token],
+                let env = profile.env
+            else { return nil }
+            return QuestionPush.Target(deviceId: deviceId, env: env, hex: hex)
+        }
+    }
+
+    /// Something a widget shows changed: reload the widgets of every device whose 15 s window allows it
+    /// now; the others are owed a reload when their window ends (``sendOwedWidgetReloads()``).
+    func noteWidgetChange() {
+        guard dependencies.questionNotifier != nil else { return }
+        let devices = targets(\.widgetPushToken).map(\.deviceId)
+        guard !devices.isEmpty else { return }
+        enqueueWidgetReloads(widgetThrottle.changed(devices, at: now))
+    }
+
+    /// Each tick: the trailing reloads whose window ended.
+    func sendOwedWidgetReloads() {
+        enqueueWidgetReloads(widgetThrottle.due(at: now))
+    }
+
+    private func enqueueWidgetReloads(_ devices: [DeviceID]) {
+        let due = targets(\.widgetPushToken, of: devices)
+        guard !due.isEmpty else { return }
+        widgetOutbox += due
+        questionOutboxSignal.notify()
     }
 
     private func enqueue(_ action: QuestionPush.Action, _ question: Question) {
         guard dependencies.questionNotifier != nil else { return }
-        let targets = watcher.deviceIds.compactMap { deviceId -> QuestionPush.Target? in
-            let profile = watcher.boxes[deviceId]!.record.profile
-            guard let hex = profile.apnsToken, let env = profile.env else { return nil }
-            return QuestionPush.Target(deviceId: deviceId, env: env, hex: hex)
-        }
+        let targets = targets(\.apnsToken)
         guard !targets.isEmpty else { return }
         let title = fleet.sessions[question.sid]?.title ?? ""
         questionOutbox.append(QuestionPush(
@@ -145,43 +176,59 @@ extension ControlPlaneService {
     /// and prunes alert tokens APNs calls dead (seed 002). The tick loop runs it; tests call it directly.
     public func sendQuestionPushes() async {
         let pushes = questionOutbox
+        let widgets = widgetOutbox
         questionOutbox.removeAll()
-        guard !pushes.isEmpty, let notifier = dependencies.questionNotifier else { return }
+        widgetOutbox.removeAll()
+        guard !pushes.isEmpty || !widgets.isEmpty, let notifier = dependencies.questionNotifier else { return }
         if let reason = pushGateReason {
-            dependencies.reportProblem("\(pushes.count) question push(es) not sent: \(reason)")
+            dependencies.reportProblem("\(pushes.count + widgets.count) device push(es) not sent: \(reason)")
             return
         }
+        async let reloads = widgets.isEmpty ? [] : notifier.reloadWidgets(widgets)
         let answers = await withTaskGroup(of: (Int, [QuestionPush.Result]).self) { group in
             for (index, push) in pushes.enumerated() { group.addTask { (index, await notifier.deliver(push)) } }
             var answers = [[QuestionPush.Result]](repeating: [], count: pushes.count)
             for await (index, results) in group { answers[index] = results }
             return answers
         }
-        await recordQuestionPushes(Array(zip(pushes, answers)))
+        await recordDevicePushes(Array(zip(pushes, answers)), widgetReloads: await reloads)
     }
 
-    private func recordQuestionPushes(_ sent: [(QuestionPush, [QuestionPush.Result])]) async {
+    private func recordDevicePushes(_ sent: [(QuestionPush, [QuestionPush.Result])], widgetReloads: [QuestionPush.Result])
+        async
+    {
         await acquire()
         defer { release() }
         let at = now
         var lines: [DecisionLogLine] = []
-        var prunes: [WatcherEvent] = []
+        var profiles: [DeviceID: DeviceProfile] = [:]
+        var pruned: [DecisionLogLine] = []
+        // Seed 002: a dead token is set to null; the app registers a new one with its next PUT. A token
+        // re-registered while the push was out is someone else's news and is kept.
+        func prune(_ result: QuestionPush.Result, _ token: WritableKeyPath<DeviceProfile, String?>, kind: String) {
+            let deviceId = result.target.deviceId
+            guard result.outcome == .tokenDead,
+                var profile = profiles[deviceId] ?? watcher.boxes[deviceId]?.record.profile,
+                profile[keyPath: token] == result.target.hex
+            else { return }
+            profile[keyPath: token] = nil
+            profiles[deviceId] = profile
+            pruned.append(QuestionLog.pruned(result, kind: kind, at: at))
+        }
         for (push, results) in sent {
             for result in results {
                 lines.append(QuestionLog.sent(push, result, at: at))
-                guard result.outcome == .tokenDead,
-                    var profile = watcher.boxes[result.target.deviceId]?.record.profile,
-                    profile.apnsToken == result.target.hex
-                else { continue }
-                // Seed 002: a dead alert token is set to null; the app registers a new one with its next PUT.
-                profile.apnsToken = nil
-                prunes.append(.deviceReported(result.target.deviceId, profile, at: at))
-                lines.append(QuestionLog.pruned(result, at: at))
+                prune(result, \.apnsToken, kind: "apns")
             }
         }
+        for result in widgetReloads { prune(result, \.widgetPushToken, kind: "widget") }
+        let prunes = profiles.keys.sorted().map { WatcherEvent.deviceReported($0, profiles[$0]!, at: at) }
         if !prunes.isEmpty {
-            do { _ = try await apply(prunes) } catch {
-                dependencies.reportProblem("pruning dead alert tokens failed: \(error); the next answer retries")
+            do {
+                _ = try await apply(prunes)
+                lines += pruned
+            } catch {
+                dependencies.reportProblem("pruning dead device tokens failed: \(error); the next push to them retries")
             }
         }
         await record(lines)

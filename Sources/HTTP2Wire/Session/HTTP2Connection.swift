@@ -11,6 +11,8 @@ public final class HTTP2Connection {
     private var readBlockedOnWrite = false
     /// Why the connection ended, once it has.
     public private(set) var endReason: String?
+    /// Bytes read from the peer so far: an owner that sees it grow knows the peer is alive.
+    public private(set) var bytesReceived = 0
 
     /// Output is batched up to this many bytes per write, so 500 small frames cost one syscall.
     static let writeBatch = 1 << 16
@@ -68,6 +70,7 @@ public final class HTTP2Connection {
             let result = input.withUnsafeMutableBytes { stream.read(into: $0) }
             switch result {
             case .bytes(let count):
+                bytesReceived += count
                 let accepted = input.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 guard accepted else { return end("the peer broke the HTTP/2 protocol") }
             case .wouldBlock(let wantsWrite):

@@ -16,6 +16,13 @@ public protocol HTTP2SessionDelegate: AnyObject {
     func http2GoAway(lastStreamID: Int32, errorCode: UInt32, debugData: [UInt8])
     /// The peer's SETTINGS arrived (its stream limit may have changed).
     func http2SettingsReceived()
+    /// The peer acknowledged one of our PINGs.
+    func http2PingAcknowledged()
+}
+
+extension HTTP2SessionDelegate {
+    /// Most delegates send no PING; nghttp2 answers the peer's PINGs by itself.
+    public func http2PingAcknowledged() {}
 }
 
 /// A header name or value as nghttp2 hands it over: bytes valid only during the callback.
@@ -180,6 +187,13 @@ public final class HTTP2Session {
         _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode, debugData, debugData.count)
     }
 
+    /// Queues a PING (RFC 9113 6.7) whose ACK comes back through ``HTTP2SessionDelegate/http2PingAcknowledged()``;
+    /// false on a session error.
+    @discardableResult
+    public func submitPing() -> Bool {
+        nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil) == 0
+    }
+
     /// Feeds received bytes; false when the peer broke the protocol (the connection must close).
     public func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
@@ -271,6 +285,8 @@ private func onFrameReceived(_ session: OpaquePointer?, _ frame: UnsafePointer<n
         delegate.http2GoAway(lastStreamID: goAway.last_stream_id, errorCode: goAway.error_code, debugData: debug)
     case NGHTTP2_SETTINGS.rawValue:
         if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 { delegate.http2SettingsReceived() }
+    case NGHTTP2_PING.rawValue:
+        if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0 { delegate.http2PingAcknowledged() }
     default: break
     }
     return 0

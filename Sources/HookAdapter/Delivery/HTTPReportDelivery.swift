@@ -23,6 +23,7 @@ public struct HTTPReportDelivery: ReportDelivery {
         }
         var headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if let seq = report.seq { headers.append((SpooledReport.seqHeader, String(seq))) }
         let request = HTTPClientRequest(
             method: "PUT", url: baseURL + "/api/sessions/" + Self.pathSegment(report.sid.rawValue), headers: headers,
             body: body, timeout: .milliseconds(max(1, Int64(timeout * 1000))))

@@ -66,6 +66,11 @@ public struct HookEvent: Hashable, Sendable {
         } catch {
             throw HookInputError("the hook input is not JSON (\(error)); Claude Code sends one JSON object on stdin")
         }
+        return try decode(root: root)
+    }
+
+    /// Reads one event from its parsed JSON (see ``decode(_:)``).
+    public static func decode(root: JSONValue) throws(HookInputError) -> HookEvent {
         guard case .object = root else {
             throw HookInputError("the hook input is \(root.kindName), not a JSON object")
         }

@@ -7,6 +7,16 @@ extension JSONValue {
         return output
     }
 
+    /// The value as JSON on one line with no spaces (for files nobody edits by hand).
+    public func compactPrinted() -> String {
+        switch self {
+        case .null, .bool, .number, .string: return prettyPrinted()
+        case .array(let elements): return "[" + elements.map { $0.compactPrinted() }.joined(separator: ",") + "]"
+        case .object(let object):
+            return "{" + object.members.map { Self.quoted($0.key) + ":" + $0.value.compactPrinted() }.joined(separator: ",") + "}"
+        }
+    }
+
     private func write(to output: inout String, indent: Int) {
         let pad = String(repeating: "  ", count: indent + 1)
         let closingPad = String(repeating: "  ", count: indent)

@@ -64,6 +64,7 @@ public enum HookReducer {
             if agent == nil {
                 session.report.busy = true
                 session.report.unread = false
+                session.report.blocked = false  // a paused turn that resumed by itself
             }
             if session.report.busy { session.report.step = StepText.describe(tool: tool, input: event.toolInput) }
         case .postToolUse, .postToolUseFailure, .permissionDenied:
@@ -84,7 +85,8 @@ public enum HookReducer {
         case .stop:
             endTurn(&session, step: event.backgroundWork > 0 ? "Waiting on background work" : nil)
         case .stopFailure:
-            endTurn(&session, step: "Stopped: " + (event.error ?? "error").replacingUnderscores())
+            endTurn(&session, step: nil)
+            TurnFailure.apply(event.error, to: &session)
         case .sessionEnd:
             session.report.archived = true
             session.report.busy = false
@@ -114,6 +116,12 @@ public enum HookReducer {
     }
 
     static func notify(_ event: HookEvent, _ session: inout HookSessionState) {
+        if event.notificationType == "quota_auto_resume_fired" {
+            // The usage limit lifted and Claude Code resumed the paused turn itself.
+            session.report.blocked = false
+            session.report.busy = true
+            return
+        }
         if event.notificationType == "idle_prompt" {
             // Claude has waited ~60 s for input. This heals a turn that ended without Stop (the user
             // pressed Esc, possibly at a permission dialog): nothing is running and nothing is asked.
@@ -135,14 +143,9 @@ public enum HookReducer {
 
     static func endTurn(_ session: inout HookSessionState, step: String?) {
         session.report.busy = false
+        session.report.blocked = false
         session.report.unread = true
         session.report.step = step
         session.setPrompt(nil, raisedBy: nil)
-    }
-}
-
-extension String {
-    fileprivate func replacingUnderscores() -> String {
-        String(map { $0 == "_" ? " " : $0 })
     }
 }

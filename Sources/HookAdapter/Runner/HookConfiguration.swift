@@ -11,21 +11,25 @@ public struct HookConfiguration: Hashable, Sendable {
     public var home: String
     /// `$LFG_URL` without a trailing slash.
     public var url: String
-    /// The bearer token: `LFG_AUTH_TOKEN`, else `$LFG_HOME/auth-token`; nil when neither exists.
+    /// The bearer token: `LFG_AUTH_TOKEN` (environment, then `$LFG_HOME/.env`), else
+    /// `$LFG_HOME/auth-token`; nil when none exists.
     public var token: String?
-    /// `LFG_HOST`: the host name the reports carry (an extension; default `local`).
+    /// Where ``token`` came from, for messages about it (never the token itself).
+    public var tokenSource: String
+    /// `LFG_HOST`: the host name the reports carry (an extension; default: this machine's host name).
     public var host: HostID
     /// `LFG_HOOK_BUDGET_MS`: the hard bound of one hook call, in seconds (an extension; default
     /// ``HookRunner/timeBudget``, accepted from 0.05 to 10 s). Tests on a loaded machine raise it.
     public var timeBudget: Double
 
     public init(
-        home: String, url: String = defaultURL, token: String? = nil, host: HostID = .local,
-        timeBudget: Double = HookRunner.timeBudget
+        home: String, url: String = defaultURL, token: String? = nil, tokenSource: String = "no token",
+        host: HostID = .local, timeBudget: Double = HookRunner.timeBudget
     ) {
         self.home = home
         self.url = url
         self.token = token
+        self.tokenSource = tokenSource
         self.host = host
         self.timeBudget = timeBudget
     }
@@ -33,18 +37,35 @@ public struct HookConfiguration: Hashable, Sendable {
     /// How long one request may take: most of the budget, leaving time to spool what is left.
     public var requestTimeout: Double { timeBudget * SpoolDrainer.requestTimeout / HookRunner.timeBudget }
 
-    /// Resolves the configuration from `environment`, reading files through `readFile` (path -> text).
-    public static func resolve(environment: [String: String], readFile: (String) -> String?) -> HookConfiguration {
+    /// Resolves the configuration from `environment`, reading files through `readFile` (path -> text);
+    /// `hostName` is this machine's name (the default host).
+    public static func resolve(
+        environment: [String: String], hostName: String? = nil, readFile: (String) -> String?
+    ) -> HookConfiguration {
         let home = environment["LFG_HOME"].nonEmpty ?? ((environment["HOME"].nonEmpty ?? ".") + "/.lfg")
         let dotEnv = readFile(home + "/.env").map(DotEnv.parse) ?? [:]
         func setting(_ name: String) -> String? { environment[name].nonEmpty ?? dotEnv[name].nonEmpty }
         var url = setting("LFG_URL") ?? defaultURL
         while url.hasSuffix("/") { url.removeLast() }
-        let tokenFile = readFile(home + "/auth-token").map { $0.trimmingWhitespace() }
         let budget = setting("LFG_HOOK_BUDGET_MS").flatMap(Double.init).map { min(max($0, 50), 10_000) / 1000 }
-        return HookConfiguration(
-            home: home, url: url, token: setting("LFG_AUTH_TOKEN") ?? tokenFile.nonEmpty,
-            host: setting("LFG_HOST").map { HostID($0) } ?? .local, timeBudget: budget ?? HookRunner.timeBudget)
+        var configuration = HookConfiguration(
+            home: home, url: url, host: setting("LFG_HOST").map { HostID($0) } ?? hostName.nonEmpty.map { HostID($0) } ?? .local,
+            timeBudget: budget ?? HookRunner.timeBudget)
+        if let token = environment["LFG_AUTH_TOKEN"].nonEmpty {
+            (configuration.token, configuration.tokenSource) = (token, "LFG_AUTH_TOKEN in the environment")
+        } else if let token = dotEnv["LFG_AUTH_TOKEN"].nonEmpty {
+            (configuration.token, configuration.tokenSource) = (token, "LFG_AUTH_TOKEN in \(home)/.env")
+        } else if let token = readFile(home + "/auth-token").map({ $0.trimmingWhitespace() }).nonEmpty {
+            (configuration.token, configuration.tokenSource) = (token, "\(home)/auth-token")
+        }
+        return configuration
+    }
+
+    /// The token as a message may show it: its first 4 characters at most (never more than half of
+    /// it), and where it came from.
+    public var tokenDescription: String {
+        guard let token else { return "no token (set LFG_AUTH_TOKEN or write \(home)/auth-token)" }
+        return "token \(token.prefix(min(4, token.count / 2)))… from \(tokenSource)"
     }
 }
 

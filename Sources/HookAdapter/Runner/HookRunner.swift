@@ -1,45 +1,49 @@
 import FleetCore
 import Foundation
 
-/// One `lfg hook` call: read the event, update the session's state, spool its report, deliver the spool.
+/// One `lfg hook` call: record the event, then deliver its session's pending reports.
 ///
-/// Every report goes through the spool, so reports leave in the order their events happened even
-/// when several hooks run at once or the server was down for a while.
+/// Recording comes first and takes no lock (``EventInbox``), so no burst of hooks can make an event
+/// wait or get lost. Delivery is per session: a hook takes its own session's turn when it is free
+/// and leaves at once when another process has it (that process takes this event too). With time to
+/// spare it helps sessions whose last hook ran out of time.
 public struct HookRunner: Sendable {
     /// The hard bound of one hook call in seconds: well under a second even when the server hangs.
     public static let timeBudget = 0.5
-    /// Session state untouched this long (seconds) is deleted when a session starts.
+    /// Session records untouched this long (seconds) are deleted when a session starts.
     public static let stateLifetime: UnixTime = 30 * 24 * 3600
-    /// The default ``spoolLimit``.
-    public static let defaultSpoolLimit = 1_000
 
     public var files: HookFiles
     public var host: HostID
     public var delivery: any ReportDelivery
-    /// Past this many spooled reports, the spool keeps only each session's newest (see ``HookFiles``).
-    public var spoolLimit: Int
     /// Unix seconds now (the slow-server pause is kept in wall time because it spans processes).
     public var wallClock: @Sendable () -> UnixTime
     /// Seconds one delivery request may take (see ``SpoolDrainer/requestTimeout``).
     public var requestTimeout: Double
+    /// ``TokenFingerprint`` of the token the delivery carries.
+    public var tokenFingerprint: String
 
     public init(
-        files: HookFiles, host: HostID = .local, delivery: any ReportDelivery, spoolLimit: Int = defaultSpoolLimit,
-        requestTimeout: Double = SpoolDrainer.requestTimeout, wallClock: @escaping @Sendable () -> UnixTime
+        files: HookFiles, host: HostID = .local, delivery: any ReportDelivery,
+        requestTimeout: Double = SpoolDrainer.requestTimeout, tokenFingerprint: String = TokenFingerprint.of(nil),
+        wallClock: @escaping @Sendable () -> UnixTime
     ) {
         self.files = files
         self.host = host
         self.delivery = delivery
-        self.spoolLimit = spoolLimit
         self.requestTimeout = requestTimeout
+        self.tokenFingerprint = tokenFingerprint
         self.wallClock = wallClock
     }
 
     /// What one call did.
     public struct Summary: Sendable {
-        /// Reports this event queued (zero when it changed nothing).
-        public var queued: [SpooledReport] = []
+        /// The session key of the event recorded, or nil when it was not recorded.
+        public var recorded: String?
+        /// This session's delivery.
         public var drain = SpoolDrainer.Result()
+        /// Other sessions this call helped (stranded ones).
+        public var helped = SpoolDrainer.Result()
         /// Why the event was not recorded, when it was not (bad input, unwritable `$LFG_HOME`).
         public var problem: String?
     }
@@ -53,38 +57,37 @@ public struct HookRunner: Sendable {
             summary.problem = "cannot write \(files.home.path) (\(error.localizedDescription)); set LFG_HOME to a writable folder"
             return summary
         }
+        let now = wallClock()
         do {
             let event = try HookEvent.decode(input)
-            summary.queued = try record(event, deadline: deadline)
+            summary.recorded = try record(event, now: now)
         } catch let error as HookInputError {
             summary.problem = error.message
         } catch {
-            summary.problem = "could not record the event: \(error)"
+            summary.problem = "could not record the event in \(files.inbox.root.path): \(error)"
         }
-        // Even a call whose own event changed nothing delivers what earlier calls spooled.
-        summary.drain = await SpoolDrainer.drain(
-            files, using: delivery, deadline: deadline, now: wallClock(), requestTimeout: requestTimeout)
+        let deliverer = SessionDeliverer(
+            files: files, delivery: delivery, requestTimeout: requestTimeout, now: now, tokenFingerprint: tokenFingerprint)
+        if let key = summary.recorded {
+            summary.drain = await deliverer.deliver(key, deadline: deadline)
+        }
+        // Only with half the budget left: helping is a courtesy, never a reason to be slow.
+        if summary.drain.stoppedBecause == nil || summary.drain.stoppedBecause == .anotherProcessDelivers,
+            deadline.remainingSeconds > requestTimeout / 2
+        {
+            summary.helped = await SpoolDrainer.helpStranded(deliverer, excluding: summary.recorded, deadline: deadline, now: now)
+        }
         return summary
     }
 
-    /// Reduces `event` into its session's stored state and appends the resulting reports to the spool.
-    func record(_ event: HookEvent, deadline: HookDeadline) throws -> [SpooledReport] {
-        guard let lock = FileLock.acquire(files.journalLock, until: deadline) else {
-            throw HookInputError("another hook held \(files.journalLock) past the time budget; the event was not recorded")
-        }
-        defer { lock.release() }
-        var state = files.loadState(event.sessionID)
-        let effects = HookReducer.reduce(&state, event, host: host)
-        guard let state, !effects.isEmpty else { return [] }
-        try files.saveState(state, for: event.sessionID)
-        let reports = effects.map { effect in
-            switch effect {
-            case .putReport(let report): report
-            }
-        }
-        try files.append(reports)
-        try files.compactIfOver(spoolLimit)
-        if event.name == .sessionStart { files.pruneStates(untouchedSince: wallClock() - Self.stateLifetime) }
-        return reports
+    /// Records `event` in its session's inbox; returns the session key.
+    func record(_ event: HookEvent, now: UnixTime) throws -> String {
+        let key = HookFiles.key(for: event.sessionID)
+        let line = RecordedEvent(event: event, host: host, recordedAt: now).encoded()
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        try files.inbox.record(Data(line.utf8), key: key, wallNanoseconds: UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec))
+        if event.name == .sessionStart { files.pruneRecords(untouchedSince: now - Self.stateLifetime) }
+        return key
     }
 }

@@ -1,93 +1,108 @@
 import FleetCore
+import Foundation
 
-/// Delivers spooled reports in order: by every hook call, and by the server once at start
-/// (``drain(_:using:deadline:)`` is the function it calls, with a delivery into its own store).
+/// Delivers every session's pending work: the server calls ``drain(_:using:deadline:)`` once at start
+/// (with a delivery into its own store), and a hook with time to spare helps sessions nobody is
+/// delivering (``helpStranded(_:excluding:using:deadline:)``).
 public enum SpoolDrainer {
-    /// What one drain did.
+    /// What one delivery did.
     public struct Result: Hashable, Sendable {
         /// Reports the server took.
         public var delivered = 0
         /// Reports the server refused for good (dropped so they cannot block the rest).
         public var rejected = 0
-        /// Reports still spooled afterwards.
+        /// Reports and events still pending afterwards (of the sessions this delivery looked at).
         public var remaining = 0
-        /// Why the drain stopped early, when it did.
-        public var stoppedBecause: String?
+        /// Why it stopped early, when it did.
+        public var stoppedBecause: DeliveryStop?
 
         public init() {}
+
+        mutating func add(_ other: Result) {
+            delivered += other.delivered
+            rejected += other.rejected
+            remaining += other.remaining
+            stoppedBecause = stoppedBecause ?? other.stoppedBecause
+        }
     }
 
     /// Seconds one request may take at most; the deadline may cut it shorter.
     public static let requestTimeout = 0.3
-    /// Under this much time left, a request is not worth starting.
-    static let minimumRequestTime = 0.02
     /// Seconds hook calls leave the server alone after a request timed out: a hung server would
     /// otherwise cost every tool call the whole request timeout. A refused connection costs nothing
     /// and pauses nothing, so a restarted server gets its reports at the very next call.
     public static let slowServerPause: UnixTime = 10
+    /// A session folder untouched this long (seconds) while nobody holds its turn is stranded: its
+    /// last hook ran out of time. Younger ones are left to their own hooks.
+    public static let strandedAfter: Double = 2
+    /// At most this many stranded sessions are helped per hook call.
+    static let helpLimit = 8
 
-    /// Delivers the spool of `files` oldest first until it is empty, a delivery fails (the rest stays,
-    /// in order), or `deadline` passes. Only one process delivers at a time; a drain that cannot get
-    /// its turn before the deadline leaves the spool to the process delivering now.
-    ///
-    /// `now` (Unix seconds) enables the slow-server pause: after a timeout, drains until
-    /// `now + slowServerPause` deliver nothing. The server's own start-up drain passes nil.
-    public static func drain(
-        _ files: HookFiles, using delivery: any ReportDelivery, deadline: HookDeadline, now: UnixTime? = nil,
-        requestTimeout: Double = requestTimeout
+    /// Delivers every session with anything pending (and an earlier version's spool first), waiting
+    /// for each session's turn, until `deadline`.
+    public static func drain(_ files: HookFiles, using delivery: any ReportDelivery, deadline: HookDeadline) async -> Result {
+        var result = await drainLegacySpool(files, using: delivery, deadline: deadline)
+        let deliverer = SessionDeliverer(files: files, delivery: delivery)
+        for key in files.inbox.sessionKeys().sorted() {
+            result.add(await deliverer.deliver(key, deadline: deadline, waitForTurn: true))
+        }
+        return result
+    }
+
+    /// Delivers sessions other than `excluding` whose folder has been untouched for
+    /// ``strandedAfter`` and whose turn is free, until `deadline`.
+    public static func helpStranded(
+        _ deliverer: SessionDeliverer, excluding: String?, deadline: HookDeadline, now: Double
     ) async -> Result {
+        var result = await drainLegacySpool(deliverer.files, using: deliverer.delivery, deadline: deadline)
+        var helped = 0
+        for key in deliverer.files.inbox.sessionKeys() where key != excluding {
+            guard helped < helpLimit, !deadline.hasPassed, result.stoppedBecause == nil else { break }
+            let folder = deliverer.files.inbox.folder(key).path
+            guard let touched = (try? FileManager.default.attributesOfItem(atPath: folder)[.modificationDate] as? Date),
+                now - touched.timeIntervalSince1970 >= strandedAfter
+            else { continue }
+            var one = await deliverer.deliver(key, deadline: deadline)
+            if one.stoppedBecause == .anotherProcessDelivers { one.stoppedBecause = nil }
+            result.add(one)
+            helped += 1
+        }
+        return result
+    }
+
+    /// Delivers `hook-spool.jsonl` of an earlier version, oldest first, and removes what it took.
+    static func drainLegacySpool(_ files: HookFiles, using delivery: any ReportDelivery, deadline: HookDeadline) async -> Result {
         var result = Result()
-        guard let turn = FileLock.acquire(files.deliveryLock, until: deadline) else {
-            result.remaining = files.spoolLines().count
-            result.stoppedBecause = "another hook is delivering"
+        let lines = files.legacySpoolLines()
+        guard !lines.isEmpty, let turn = FileLock.tryAcquire(files.home.appendingPathComponent("hook-delivery.lock").path) else {
             return result
         }
         defer { turn.release() }
-        if let now, let until = files.pausedUntil(), now < until {
-            result.remaining = files.spoolLines().count
-            result.stoppedBecause = "the server timed out recently; next try after \(Int(until))"
-            return result
-        }
-        while true {
-            let lines = files.spoolLines()
-            guard !lines.isEmpty else { break }
-            var handled = 0
-            for line in lines {
-                // A line that does not decode can never be delivered; it is dropped with the handled ones.
-                guard let report = SpooledReport.decodeLine(line) else {
-                    handled += 1
-                    continue
-                }
-                let left = deadline.remainingSeconds
-                guard left >= minimumRequestTime else {
-                    result.stoppedBecause = "out of time"
-                    break
-                }
-                let outcome = await delivery.deliver(report, timeout: min(requestTimeout, left))
-                if case .failed(let reason) = outcome {
-                    result.stoppedBecause = reason
-                    break
-                }
-                if case .timedOut(let reason) = outcome {
-                    result.stoppedBecause = reason
-                    if let now { files.pause(until: now + slowServerPause) }
-                    break
-                }
-                if case .rejected = outcome { result.rejected += 1 } else { result.delivered += 1 }
+        var handled = 0
+        for line in lines {
+            guard let report = SpooledReport.decodeLine(line) else {
                 handled += 1
+                continue
             }
-            if handled > 0 {
-                guard let edit = FileLock.acquire(files.journalLock, until: deadline) else {
-                    result.stoppedBecause = "could not lock the spool to trim it"
-                    break
-                }
-                try? files.dropFirst(handled)
-                edit.release()
+            guard deadline.remainingSeconds >= SessionDeliverer.minimumRequestTime else {
+                result.stoppedBecause = .outOfTime
+                break
+            }
+            switch await delivery.deliver(report, timeout: min(requestTimeout, deadline.remainingSeconds)) {
+            case .delivered: result.delivered += 1
+            case .rejected: result.rejected += 1
+            case .failed(let reason), .timedOut(let reason): result.stoppedBecause = .failed(reason)
+            case .unauthorized: result.stoppedBecause = .unauthorized
             }
             if result.stoppedBecause != nil { break }
+            handled += 1
         }
-        if result.delivered + result.rejected > 0 { files.pause(until: nil) }
-        result.remaining = files.spoolLines().count
+        do {
+            if handled > 0 { try files.rewriteLegacySpool(Array(lines.dropFirst(handled))) }
+        } catch {
+            result.stoppedBecause = .cannotSave("\(files.legacySpool.path): \(error)")
+        }
+        result.remaining = lines.count - handled
         return result
     }
 }

@@ -6,8 +6,9 @@
 
 /// An exclusive `flock` on a lock file, held until ``release()`` or deinit.
 ///
-/// Hooks of one session (and of many sessions) run as parallel processes; the lock keeps their
-/// read-modify-write of the state and the spool whole. Waiting is bounded by the hook's deadline.
+/// One lock per session: the process holding it is the one reducing and delivering that session, so
+/// its reports leave in order. Hooks only try it (``tryAcquire(_:)``); the server's start-up intake
+/// waits for it, bounded by its deadline.
 final class FileLock {
     private var descriptor: Int32
 
@@ -26,6 +27,20 @@ final class FileLock {
             }
             usleep(2_000)
         }
+    }
+
+    /// Takes the lock on `path` only if nobody holds it: nil at once otherwise (or when the file cannot
+    /// be opened). Delivery uses this, so a hook never queues behind another.
+    static func tryAcquire(_ path: String) -> FileLock? {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return nil }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EINTR else {
+                close(descriptor)
+                return nil
+            }
+        }
+        return FileLock(descriptor: descriptor)
     }
 
     /// Releases the lock now (idempotent).

@@ -3,10 +3,11 @@ public struct HookDeadline: Sendable {
     let clock: ContinuousClock
     let end: ContinuousClock.Instant
 
-    /// A deadline `seconds` from now on `clock`.
-    public init(seconds: Double, clock: ContinuousClock = ContinuousClock()) {
+    /// A deadline `seconds` from now on `clock`, of which `spent` seconds are already gone (a hook
+    /// counts from its process's start, so time lost loading under load counts too).
+    public init(seconds: Double, spent: Double = 0, clock: ContinuousClock = ContinuousClock()) {
         self.clock = clock
-        end = clock.now.advanced(by: .milliseconds(Int64(seconds * 1000)))
+        end = clock.now.advanced(by: .milliseconds(Int64((seconds - max(0, spent)) * 1000)))
     }
 
     /// Seconds left (zero once passed).

@@ -1,68 +1,94 @@
 import FleetCore
 import Foundation
 
-/// The hook's files in `$LFG_HOME`: per-session state, the spool of undelivered reports, and two locks.
+/// The hook's files in `$LFG_HOME`:
 ///
-/// - `hook-sessions/<sid>.json`: one ``HookSessionState`` per session.
-/// - `hook-spool.jsonl`: one ``SpooledReport`` per line, oldest first.
+/// - `hook-inbox/<key>/`: events recorded and not yet reduced (see ``EventInbox``); a session's
+///   folder exists while it has anything pending.
+/// - `hook-sessions/<key>.json`: one ``SessionRecord`` per session (state, undelivered reports);
+///   `hook-sessions/<key>.lock`: held by the one process delivering that session right now.
 /// - `hook-paused-until`: after a request timed out, when hooks may try the server again.
-/// - `hook.lock` guards state and spool edits (held for milliseconds);
-///   `hook-delivery.lock` lets one process at a time deliver, so reports leave in order.
+/// - `hook-refused-token`: a fingerprint of the token the server answered 401 (never the token).
+/// - `hook-spool.jsonl`: the spool of earlier versions, delivered once and removed.
+///
+/// `<key>` is the session id when it is plain (Claude's are UUIDs), hex-encoded otherwise.
+/// Every file is 0600 and every folder 0700.
 public struct HookFiles: Sendable {
     public let home: URL
 
     public init(home: URL) { self.home = home }
 
     var sessionsFolder: URL { home.appendingPathComponent("hook-sessions", isDirectory: true) }
-    /// The spool file.
-    public var spool: URL { home.appendingPathComponent("hook-spool.jsonl") }
-    var journalLock: String { home.appendingPathComponent("hook.lock").path }
-    var deliveryLock: String { home.appendingPathComponent("hook-delivery.lock").path }
+    /// The event inbox.
+    public var inbox: EventInbox { EventInbox(root: home.appendingPathComponent("hook-inbox", isDirectory: true)) }
+    /// The spool file of earlier versions.
+    public var legacySpool: URL { home.appendingPathComponent("hook-spool.jsonl") }
     var pauseFile: URL { home.appendingPathComponent("hook-paused-until") }
+    var refusedTokenFile: URL { home.appendingPathComponent("hook-refused-token") }
 
-    /// Creates `$LFG_HOME` (0700) and the sessions folder when missing.
+    /// Creates `$LFG_HOME` and the hook's folders (0700) when missing.
     func prepare() throws {
-        try FileManager.default.createDirectory(
-            at: sessionsFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for folder in [sessionsFolder, inbox.root] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
     }
 
-    // MARK: Session state
-
-    func stateFile(_ sid: String) -> URL {
-        sessionsFolder.appendingPathComponent(Self.fileName(for: sid) + ".json")
-    }
-
-    /// A session id as a file name: kept when it is plain (Claude's are UUIDs), hex-encoded otherwise.
-    static func fileName(for sid: String) -> String {
+    /// A session id as a file name: kept when it is plain, hex-encoded otherwise.
+    public static func key(for sid: String) -> String {
         let plain = sid.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
         if plain, !sid.isEmpty, sid.count <= 128 { return sid }
         return "x" + sid.utf8.prefix(100).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The stored state of `sid`, or nil when none (or unreadable: the session then starts afresh).
-    func loadState(_ sid: String) -> HookSessionState? {
-        guard let data = try? Data(contentsOf: stateFile(sid)) else { return nil }
-        return try? JSONDecoder().decode(HookSessionState.self, from: data)
+    // MARK: Session records
+
+    func recordFile(_ key: String) -> URL { sessionsFolder.appendingPathComponent(key + ".json") }
+    func sessionLock(_ key: String) -> String { sessionsFolder.appendingPathComponent(key + ".lock").path }
+
+    /// The stored record of `key`; a fresh one when none. A record from an earlier version (a bare
+    /// state) is read as that state with nothing pending.
+    public func loadRecord(_ key: String) -> SessionRecord {
+        guard let data = try? Data(contentsOf: recordFile(key)) else { return SessionRecord() }
+        if let record = try? JSONDecoder().decode(SessionRecord.self, from: data) { return record }
+        return SessionRecord(state: try? JSONDecoder().decode(HookSessionState.self, from: data))
     }
 
-    func saveState(_ state: HookSessionState, for sid: String) throws {
-        try JSONEncoder().encode(state).write(to: stateFile(sid), options: .atomic)
+    public func saveRecord(_ record: SessionRecord, for key: String) throws {
+        try Self.writeAtomically(JSONEncoder().encode(record), to: recordFile(key))
     }
 
-    /// Deletes the state of sessions untouched since `cutoff` (Unix seconds): ended and abandoned
-    /// sessions would otherwise pile up, one small file each, forever.
-    func pruneStates(untouchedSince cutoff: UnixTime) {
-        let manager = FileManager.default
-        let files = (try? manager.contentsOfDirectory(at: sessionsFolder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
-        for file in files {
-            guard let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
-                modified.timeIntervalSince1970 < cutoff
-            else { continue }
-            try? manager.removeItem(at: file)
+    /// Every report not yet delivered, session by session (each session's oldest first).
+    public func pendingReports() -> [SpooledReport] {
+        inbox.sessionKeys().sorted().flatMap { loadRecord($0).outbox }
+    }
+
+    /// How many events are recorded and not yet reduced, over all sessions.
+    public func unreducedEvents() -> Int {
+        inbox.sessionKeys().reduce(0) { count, key in
+            let taken = Set(loadRecord(key).taken)
+            return count + inbox.entries(key).filter { !taken.contains($0) }.count
         }
     }
 
-    // MARK: Slow-server pause
+    /// Deletes the records of sessions untouched since `cutoff` (Unix seconds) with nothing pending:
+    /// ended and abandoned sessions would otherwise pile up, one small file each, forever.
+    func pruneRecords(untouchedSince cutoff: UnixTime) {
+        let manager = FileManager.default
+        let pending = Set(inbox.sessionKeys())
+        let files = (try? manager.contentsOfDirectory(at: sessionsFolder, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        for file in files where file.pathExtension == "json" {
+            let key = file.deletingPathExtension().lastPathComponent
+            guard !pending.contains(key),
+                let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
+                modified.timeIntervalSince1970 < cutoff
+            else { continue }
+            // Best effort: a file left behind is pruned at the next session start.
+            try? manager.removeItem(at: file)
+            try? manager.removeItem(atPath: sessionLock(key))
+        }
+    }
+
+    // MARK: Slow-server pause and refused token
 
     /// The Unix time before which hooks leave a slow server alone, or nil.
     func pausedUntil() -> UnixTime? {
@@ -76,70 +102,53 @@ public struct HookFiles: Sendable {
             try? FileManager.default.removeItem(at: pauseFile)
             return
         }
-        try? Data(String(time).utf8).write(to: pauseFile, options: .atomic)
+        try? Self.writeAtomically(Data(String(time).utf8), to: pauseFile)
     }
 
-    // MARK: Spool
+    /// The fingerprint of the token the server last refused, or nil.
+    func refusedToken() -> String? {
+        (try? Data(contentsOf: refusedTokenFile)).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() }
+    }
 
-    /// Appends reports to the end of the spool (caller holds the journal lock).
-    func append(_ reports: [SpooledReport]) throws {
-        guard !reports.isEmpty else { return }
-        var lines = Data()
-        for report in reports {
-            lines.append(try JSONEncoder().encode(report))
-            lines.append(0x0A)
+    /// Remembers (or with nil, forgets) the fingerprint of a refused token.
+    func setRefusedToken(_ fingerprint: String?) throws {
+        guard let fingerprint else {
+            if FileManager.default.fileExists(atPath: refusedTokenFile.path) { try FileManager.default.removeItem(at: refusedTokenFile) }
+            return
         }
-        if !FileManager.default.fileExists(atPath: spool.path) {
-            _ = FileManager.default.createFile(atPath: spool.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
-        let handle = try FileHandle(forWritingTo: spool)
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: lines)
+        try Self.writeAtomically(Data(fingerprint.utf8), to: refusedTokenFile)
     }
 
-    /// Every spooled report, oldest first; a line that does not decode is skipped (and dropped at the next trim).
-    public func spooledReports() -> [SpooledReport] {
-        spoolLines().compactMap(SpooledReport.decodeLine)
-    }
+    // MARK: Earlier versions' spool
 
-    func spoolLines() -> [Data] {
-        guard let data = try? Data(contentsOf: spool) else { return [] }
+    func legacySpoolLines() -> [Data] {
+        guard let data = try? Data(contentsOf: legacySpool) else { return [] }
         return data.split(separator: 0x0A).filter { !$0.isEmpty }.map { Data($0) }
     }
 
-    /// Rewrites the spool without its first `count` reports (caller holds the journal lock).
-    func dropFirst(_ count: Int) throws {
-        let remaining = Array(spoolLines().dropFirst(count))
-        try rewrite(remaining)
+    /// Rewrites the old spool with `lines`, or removes it when none are left.
+    func rewriteLegacySpool(_ lines: [Data]) throws {
+        guard !lines.isEmpty else {
+            try FileManager.default.removeItem(at: legacySpool)
+            return
+        }
+        try Self.writeAtomically(Data(lines.map { $0 + Data([0x0A]) }.joined()), to: legacySpool)
     }
 
-    /// Bounds a spool the server has not taken for a long time: past `limit` reports, keeps only the
-    /// newest report of each session (each is a whole PUT, so no final state is lost), in order.
-    func compactIfOver(_ limit: Int) throws {
-        let lines = spoolLines()
-        guard lines.count > limit else { return }
-        var seen = Set<SessionID>()
-        var kept: [Data] = []
-        for line in lines.reversed() {
-            guard let report = SpooledReport.decodeLine(line) else { continue }
-            if seen.insert(report.sid).inserted { kept.append(line) }
+    /// Writes through a temporary file renamed into place, mode 0600.
+    static func writeAtomically(_ data: Data, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        try EventInbox.writeNew(data, to: temporary.path)
+        guard rename(temporary.path, url.path) == 0 else {
+            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            unlink(temporary.path)
+            throw error
         }
-        try rewrite(kept.reversed())
-    }
-
-    private func rewrite(_ lines: [Data]) throws {
-        var data = Data()
-        for line in lines {
-            data.append(line)
-            data.append(0x0A)
-        }
-        try data.write(to: spool, options: .atomic)
     }
 }
 
 extension SpooledReport {
-    /// One spool line, or nil when it is not a report.
+    /// One line of an earlier version's spool, or nil when it is not a report.
     static func decodeLine(_ line: Data) -> SpooledReport? {
         try? JSONDecoder().decode(SpooledReport.self, from: line)
     }

@@ -17,12 +17,16 @@ struct MockHarness {
     static let keyID = "KEY1234567"
     static let teamID = "TEAM123456"
 
-    init(tls: Bool = false, trustCertificate: Bool = true, key: OpenSSLSigningKey? = nil, maximumAttempts: Int = 3) throws {
+    init(
+        tls: Bool = false, trustCertificate: Bool = true, key: OpenSSLSigningKey? = nil, maximumAttempts: Int = 3,
+        channelLimit: Int = MockState.defaultChannelLimit
+    ) throws {
         let clock = ManualWallClock()
         let serverKey = try OpenSSLSigningKey.generateP256()
         let verifier = try serverKey.verifier()
         server = try APNsMockServer(
-            tls: tls, verifier: { verifier.verify(providerToken: $0) }, bundleID: Fixture.bundle, clock: clock.clock)
+            tls: tls, verifier: { verifier.verify(providerToken: $0) }, bundleID: Fixture.bundle, clock: clock.clock,
+            channelLimit: channelLimit)
         self.key = key ?? serverKey
         self.clock = clock
         tokens = ProviderTokenCache(keyID: Self.keyID, teamID: Self.teamID, key: self.key, clock: clock.clock)
@@ -34,8 +38,11 @@ struct MockHarness {
         }
         self.caFile = caFile
         let endpoint = try Endpoint(url: server.baseURL)
+        let everywhere: [PushEnvironment: Endpoint] = [.sandbox: endpoint, .production: endpoint]
         sender = try HTTP2PushSender(
-            options: .init(endpoints: [.sandbox: endpoint, .production: endpoint], caFile: caFile, maximumAttempts: maximumAttempts),
+            options: .init(
+                endpoints: everywhere, broadcastEndpoints: everywhere, channelEndpoints: everywhere, caFile: caFile,
+                maximumAttempts: maximumAttempts),
             tokens: tokens)
     }
 

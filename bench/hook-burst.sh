@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Many `lfg hook` calls at once: per-call wall time (spawn to exit) and events lost, at 4, 10, 20, 50 and
+# 100 hooks at once, against `lfg serve` on loopback with a fresh LFG_HOME for the hooks at every level.
+# Usage: bench/hook-burst.sh [LFG_BINARY] [LEVELS...]   (default: .build/release/lfg; 4 10 20 50 100)
+# Two shapes per level: "own" (every event its own session, as issue 19's table) and "shared" (five
+# events per session, so hooks of one session meet). Each level sends max(100, 2 x level) events as
+# back-to-back bursts. Lost = events whose report the server does not show after the bursts plus one
+# `lfg hooks drain`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LFG=${1:-.build/release/lfg}
+shift || true
+LEVELS=${*:-4 10 20 50 100}
+[ -x "$LFG" ] || { echo "no $LFG: swift build -c release first" >&2; exit 1; }
+WORK=$(mktemp -d)
+SERVE_PID=
+cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+mkdir -p "$WORK/serve"
+LFG_HOME="$WORK/serve" "$LFG" serve --port "$PORT" >"$WORK/serve.log" 2>&1 &
+SERVE_PID=$!
+for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.05; done
+TOKEN=$(cat "$WORK/serve/auth-token")
+echo "lfg hook bursts: $LFG, lfg serve on 127.0.0.1:$PORT, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+printf '%-7s %-7s %7s %8s %8s %8s %10s %6s\n' shape "at once" events p50 p99 max "after burst" lost
+
+python3 - "$LFG" "$PORT" "$TOKEN" "$WORK" $LEVELS <<'PY'
+import json, os, subprocess, sys, time, urllib.request
+lfg, port, token, work = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+levels = [int(x) for x in sys.argv[5:]]
+url = f"http://127.0.0.1:{port}"
+
+def sessions():
+    request = urllib.request.Request(url + "/api/sessions", headers={"Authorization": "Bearer " + token})
+    return {s["sid"]: s for s in json.load(urllib.request.urlopen(request))["sessions"]}
+
+def run_level(shape, level):
+    home = os.path.join(work, f"hooks-{shape}-{level}")
+    os.makedirs(home)
+    env = dict(os.environ, LFG_HOME=home, LFG_URL=url, LFG_AUTH_TOKEN=token)
+    total = max(100, 2 * level)
+    # own: every event its own session. shared: every burst sends five events to each of level/5
+    # sessions, the same sessions burst after burst, so a session's final state must come from its last burst.
+    last_prompts = {}  # sid -> the prompts of its latest burst
+    times = []
+    for burst, start in enumerate(range(0, total, level)):
+        running = {}
+        for index in range(start, min(start + level, total)):
+            sid = f"{shape}-{level}-{index}" if shape == "own" else f"{shape}-{level}-{(index - start) // 5}"
+            prompt = f"prompt {index}"
+            payload = json.dumps({"session_id": sid, "cwd": "/work/bench", "hook_event_name": "UserPromptSubmit",
+                                  "prompt": prompt, "session_title": prompt})
+            began = time.monotonic()
+            process = subprocess.Popen([lfg, "hook"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL, env=env)
+            process.stdin.write(payload.encode()); process.stdin.close()
+            running[process.pid] = (process, began)
+            if last_prompts.get(sid, (None, None))[0] != burst:
+                last_prompts[sid] = (burst, set())
+            last_prompts[sid][1].add(prompt)
+        while running:
+            pid, _ = os.waitpid(-1, 0)
+            if pid in running:
+                process, began = running.pop(pid)
+                process.returncode = 0
+                times.append((time.monotonic() - began) * 1000)
+    def missing():
+        # Events whose session does not (yet) show its latest burst: one event each in "own",
+        # five per stale session in "shared".
+        listed = sessions()
+        stale = [sid for sid, (_, prompts) in last_prompts.items() if listed.get(sid, {}).get("title") not in prompts]
+        return len(stale) * (1 if shape == "own" else 5)
+    after_burst = total - missing()
+    subprocess.run([lfg, "hooks", "drain", "--timeout", "30"], env=env, stdout=subprocess.DEVNULL)
+    lost = missing()
+    times.sort()
+    pick = lambda q: times[min(len(times) - 1, int(len(times) * q))]
+    print(f"{shape:<7} {level:<7} {total:>7} {pick(0.5):>6.0f}ms {pick(0.99):>6.0f}ms {times[-1]:>6.0f}ms {after_burst:>6}/{total:<4} {lost:>6}",
+          flush=True)
+
+for shape in ("own", "shared"):
+    for level in levels:
+        run_level(shape, level)
+PY
