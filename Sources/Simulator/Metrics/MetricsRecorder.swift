@@ -197,9 +197,14 @@ struct MetricsRecorder {
         }
     }
 
-    /// Whether anybody can still change `card`: the app while it runs, or a pushing server holding its token.
+    /// Whether anybody can still change `card`: the app while it runs, or a pushing server holding its token
+    /// or publishing to the channel it follows.
     static func isAddressable(_ card: FleetActivity, on phone: Phone, _ simulation: Simulation) -> Bool {
         if phone.isRunning { return true }
+        if let channel = phone.rig.host.channel(of: card.id) {
+            return simulation.apns.channelExists(channel)
+                && simulation.servers.contains { $0.publishes(to: channel, of: phone.device, in: simulation) }
+        }
         guard let token = phone.rig.host.updateToken(of: card.id) else { return false }
         return simulation.servers.contains { $0.addresses(token.hex, of: phone.device, in: simulation) }
     }

@@ -66,6 +66,11 @@ extension Phone {
         apply(push, simulation)
     }
 
+    /// Whether a live card on this phone follows channel `id`.
+    func follows(_ id: String) -> Bool {
+        rig.host.fleetActivities.contains { rig.host.channel(of: $0.id) == id }
+    }
+
     /// Whether `push` would touch anything on this phone now.
     private func reachesSomething(_ push: IncomingPush) -> Bool {
         switch push {

@@ -46,10 +46,11 @@ final class Phone {
         self.environment = environment
         self.hiddenDirs = hiddenDirs
         budget = ImmediateBudget(perHour: simulation.environment.immediateBudgetPerHour)
-        let configuration = AppConfiguration(
+        var configuration = AppConfiguration(
             deviceID: device, environment: environment,
             servers: servers.map { ServerProfile(name: $0, baseURL: "https://\($0).example:8766", bearerToken: "t") },
             defaultServerName: servers[0])
+        configuration.requestsChannelCards = simulation.ios.supportsChannels
         rig = FleetAppTesting.SimulatedPhone(
             configuration: configuration, clock: simulation.clock.phoneClock,
             behaviour: InMemoryActivityHost.Behaviour(

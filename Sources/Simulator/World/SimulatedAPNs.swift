@@ -14,18 +14,20 @@ final class SimulatedAPNs {
     /// The last Live Activity push per offline phone (one topic: the app's `.push-type.liveactivity`).
     private var stored: [Int: StoredPush] = [:]
     /// Broadcast channels APNs knows (created and not deleted), with their storage policy.
-    private(set) var channels: [String: ChannelState] = [:]
+    private(set) var channels: [String: SimulatedChannel] = [:]
 
     struct StoredPush {
         var push: IncomingPush
         var priority: Int
     }
 
-    struct ChannelState {
+    struct SimulatedChannel {
         /// 0: nothing kept for an offline phone; 1: the latest message, within its expiration.
         var storagePolicy: Int
         /// The latest message and when it expires (policy 1 only).
         var latest: (push: IncomingPush, priority: Int, expiresAt: Double)?
+        /// When each recent publish happened (for `TooManyRequests`).
+        var publishes: [Double] = []
     }
 
     func noteOwner(_ hex: String, phone index: Int) { owners[hex] = index }
@@ -34,6 +36,27 @@ final class SimulatedAPNs {
 
     /// Whether a channel id names a live channel (a start naming a deleted one starts nothing).
     func channelExists(_ id: String) -> Bool { channels[id] != nil }
+
+    func channelCreated(_ id: String, policy: Int) { channels[id] = SimulatedChannel(storagePolicy: policy) }
+
+    /// Deletes a channel; false when APNs did not know it.
+    func channelDeleted(_ id: String) -> Bool { channels.removeValue(forKey: id) != nil }
+
+    /// Counts a publish on `id`; false (429) past `limitPerMinute` in the last minute.
+    func notePublish(on id: String, at now: Double, limitPerMinute: Int) -> Bool {
+        guard var channel = channels[id] else { return false }
+        channel.publishes.removeAll { $0 + 60 <= now }
+        guard channel.publishes.count < limitPerMinute else { return false }
+        channel.publishes.append(now)
+        channels[id] = channel
+        return true
+    }
+
+    /// A policy-1 channel keeps its latest message for offline phones until `expiresAt`.
+    func storeLatest(_ push: IncomingPush, priority: Int, on id: String, until expiresAt: Double) {
+        guard channels[id]?.storagePolicy == 1 else { return }
+        channels[id]?.latest = (push, priority, expiresAt)
+    }
 
     /// Keeps `push` for an offline phone: the newest replaces whatever was stored.
     func store(_ push: IncomingPush, priority: Int, for phone: Phone) {
@@ -82,8 +105,8 @@ extension Simulation {
         }
     }
 
-    /// The batch's `apns-priority`. Every push is priority 10 until the watcher decides priorities.
-    func priority(of batch: PushBatch) -> Int { 10 }
+    /// The batch's `apns-priority` (10 or 5).
+    func priority(of batch: PushBatch) -> Int { batch.priority.rawValue }
 
     /// APNs hands a push to a phone: at once if it is online, else stored for its reconnect.
     func hand(_ push: IncomingPush, priority: Int, routineDelay: Double, to phone: Phone) {
@@ -110,7 +133,8 @@ extension Simulation {
         guard let token = PushToken(hex: target.hex) else { return nil }
         switch (target.kind, batch.action) {
         case (.pushToStart, .start):
-            return .start(token, batch.contentState, staleDate: nil, inputPushChannel: nil)
+            return .start(
+                token, batch.contentState, staleDate: batch.staleDate, inputPushChannel: batch.inputPushChannel?.rawValue)
         case (.update, .update), (.update, .end):
             return .token(token, livePush(batch))
         default:
@@ -120,7 +144,9 @@ extension Simulation {
 
     /// The update or end a batch carries, as iOS applies it.
     static func livePush(_ batch: PushBatch) -> LiveActivityPush {
-        guard batch.action == .end else { return .update(batch.contentState, timestamp: batch.decidedAt, staleDate: nil) }
+        guard batch.action == .end else {
+            return .update(batch.contentState, timestamp: batch.decidedAt, staleDate: batch.staleDate)
+        }
         let dismissal: DismissalPolicy =
             (batch.dismissalDate ?? batch.decidedAt) <= batch.decidedAt ? .immediate : .after(batch.dismissalDate!)
         return .end(batch.contentState, dismissal: dismissal, timestamp: batch.decidedAt)

@@ -21,6 +21,13 @@ public struct SimulationEnvironment: Hashable, Sendable {
     /// When a priority-5 push lands after APNs accepts it ("opportunistic"; Apple publishes no figure;
     /// chosen: up to 5 s on an idle phone).
     public var routineDeliveryDelay: ClosedRange<Double> = 0...5
+    /// Channels APNs allows per app and environment (reference 5.3: 10,000; past it `CannotCreateChannelConfig`).
+    public var channelLimit: Int = 10_000
+    /// Publishes per channel per rolling minute before APNs answers 429 `TooManyRequests` (Apple publishes
+    /// no number; chosen, pessimistic: 30).
+    public var broadcastsPerChannelPerMinute: Int = 30
+    /// How long a policy-1 channel keeps its latest message for an offline phone (reference 5.4: 8 hours).
+    public var channelMessageStorage: Double = 8 * 3600
     /// A session change reaching the app's event stream.
     public var networkLatency: ClosedRange<Double> = 0.05...0.3
     /// A token registration, device report or `/ended` round trip through the tunnel.
