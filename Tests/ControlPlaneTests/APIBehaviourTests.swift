@@ -1,3 +1,4 @@
+import AsyncTesting
 import ControlPlane
 import FleetCore
 import Foundation
@@ -108,9 +109,12 @@ import Testing
         }
         await harness.call("PUT", "/api/sessions/s1", #"{"busy":true}"#)
         await harness.call("POST", "/api/push/live-activity/ended", "")
-        var iterator = stream.makeAsyncIterator()
+        let received = Inbox(draining: stream)
         var frames: [String] = []
-        for _ in 0..<3 { if let data = await iterator.next() { frames.append(String(decoding: data, as: UTF8.self)) } }
+        for _ in 0..<3 {
+            if let data = try await received.next("the next event frame") { frames.append(String(decoding: data, as: UTF8.self)) }
+        }
+        try #require(frames.count == 3)
         #expect(frames[0] == ": connected\n\n")
         #expect(frames[1].hasPrefix("event: session\ndata: {"))
         #expect(frames[1].contains("\"sid\":\"s1\""))
@@ -124,13 +128,15 @@ import Testing
     func appendsAndTails() async throws {
         let path = try makeTemporaryDirectory() + "/liveactivity.log"
         let log = try DecisionLogFile(path: path)
-        await log.append([DecisionLogLine(ts: 1, event: .decide, deviceId: "phone", fields: ["action": .string("start")])])
+        await log.append([.noTokens(at: 1, deviceId: "phone", action: .start)])
         await log.append([
-            DecisionLogLine(ts: 2, event: .send, deviceId: "phone", fields: ["token": .string("aaaaaaaa"), "status": .integer(200)]),
-            DecisionLogLine(ts: 3, event: .adopted, deviceId: "phone"),
+            .send(
+                at: 2, deviceId: "phone", action: .start, token: "aaaaaaaabbbb", env: .sandbox,
+                answer: LoggedAnswer(status: 200, milliseconds: 3)),
+            .adopted(at: 3, deviceId: "phone", token: "cccccccc", env: .sandbox),
         ])
         let again = try DecisionLogFile(path: path)
-        await again.append([DecisionLogLine(ts: 4, event: .clientEnded, deviceId: "phone")])
+        await again.append([.clientEnded(at: 4, deviceId: "phone", veto: [], hadCard: true)])
         let lines = DecisionLogFile.tail(path: path, limit: 3)
         #expect(lines.count == 3)
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
