@@ -1,3 +1,4 @@
+import FleetCore
 /// LFG's entries in a Claude Code settings document, added and removed as pure JSON transformations.
 ///
 /// LFG's handler is recognised by its command: `<path ending in /lfg or lfg> hook`. Install adds one
@@ -8,19 +9,35 @@ public struct HookSettingsEditor: Sendable {
     public var command: String
     /// Seconds Claude Code waits for the handler; the hook bounds itself far below it.
     public static let handlerTimeout = 5
+    /// The events whose hook may wait for the phone's answer (contract 8.2).
+    public static let answeringEvents: Set<String> = [
+        HookEventName.permissionRequest.rawValue, HookEventName.preToolUse.rawValue,
+    ]
+    /// The `timeout` of the answering events' handler: above the longest wait for the phone, so Claude
+    /// Code never kills a hook about to print its decision; nil when the hook never waits.
+    public var answerTimeout: Int?
 
     /// An editor whose handler runs the `lfg` executable at `executablePath`.
-    public init(executablePath: String) {
+    public init(executablePath: String, answerTimeout: Int? = nil) {
         command = Self.shellQuoted(executablePath) + " hook"
+        self.answerTimeout = answerTimeout
     }
 
     /// LFG's handler object.
-    public var handler: JSONValue {
-        .object(["type": .string("command"), "command": .string(command), "timeout": .number("\(Self.handlerTimeout)")])
-    }
+    public var handler: JSONValue { handler(timeout: Self.handlerTimeout) }
 
     /// LFG's matcher group for one event.
     public var group: JSONValue { .object(["hooks": .array([handler])]) }
+
+    /// LFG's matcher group for `event`: the answering events get ``answerTimeout`` when it is set.
+    public func group(for event: String) -> JSONValue {
+        guard let answerTimeout, Self.answeringEvents.contains(event) else { return group }
+        return .object(["hooks": .array([handler(timeout: max(answerTimeout, Self.handlerTimeout))])])
+    }
+
+    func handler(timeout: Int) -> JSONValue {
+        .object(["type": .string("command"), "command": .string(command), "timeout": .number("\(timeout)")])
+    }
 
     /// `settings` with LFG's handler on every mapped event, exactly once; a document that already
     /// has exactly that comes back unchanged. Throws when the document's shape leaves no place for hooks.
@@ -44,6 +61,7 @@ public struct HookSettingsEditor: Sendable {
                 groups = array
             }
             let others = Self.removingLFG(from: groups)
+            let group = group(for: event)
             let isInstalledExactly = groups.filter { $0 == group }.count == 1 && others.count == groups.count - 1
             if !isInstalledExactly { hooks[event] = .array(others + [group]) }
         }
