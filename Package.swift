@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["HTTPTypes", "CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["HTTPTypes", "CCurl", "CCurlShims"], swiftSettings: strict),
         .target(name: "ControlPlane", dependencies: ["FleetCore", "APNs", "HTTPTypes"], swiftSettings: strict),
-        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "CSQLite"], swiftSettings: strict),
+        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "APNs", "CSQLite"], swiftSettings: strict),
 
         // MARK: app side
         .target(name: "FleetApp", dependencies: ["FleetCore", "HTTPTypes"], swiftSettings: strict),

@@ -91,7 +91,7 @@ struct ServeParts: Sendable {
         let reportProblem: @Sendable (String) -> Void = { context.writeError("lfg serve: \($0)\n") }
         let service = ControlPlaneService(
             .init(
-                store: store, gateway: gateway, decisionLog: decisionLog,
+                store: store, gateway: gateway, decisionLog: decisionLog, policy: config.cardPolicy,
                 tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
                 questionNotifier: questionNotifier(config, sender: sender),
                 questionLifetime: Double(config.questionLifetimeSeconds)),

@@ -31,6 +31,16 @@ enum Migrations {
                 question TEXT NOT NULL);
             """
         ),
+        (
+            "003_broadcast_channels",
+            """
+            ALTER TABLE devices ADD COLUMN channel TEXT;
+            ALTER TABLE devices ADD COLUMN retiring_card TEXT;
+            CREATE TABLE retired_channels (
+                channel_id TEXT PRIMARY KEY NOT NULL, env TEXT NOT NULL, device_id TEXT NOT NULL,
+                created_at REAL NOT NULL, position INTEGER NOT NULL);
+            """
+        ),
     ]
 
     /// Applies every migration not yet recorded, each in its own transaction.

@@ -1,3 +1,4 @@
+import APNs
 import ControlPlane
 import FleetCore
 import Foundation
@@ -27,13 +28,19 @@ public actor SQLiteStore: Store {
         try connection.statement("SELECT host, last_seen, ttl_seconds FROM hosts").run { row in
             contents.hosts[HostID(row.text(0))] = HostHeartbeat(lastSeen: row.real(1), ttlSeconds: row.real(2))
         }
-        try connection.statement("SELECT device_id, profile, card, veto, veto_logged FROM devices").run {
-            row throws(StoreError) in
+        try connection.statement(
+            "SELECT device_id, profile, card, veto, veto_logged, channel, retiring_card FROM devices"
+        ).run { row throws(StoreError) in
             contents.devices[DeviceID(row.text(0))] = DeviceRecord(
                 profile: try Self.decode(DeviceProfile.self, row.text(1), decoder),
                 card: try row.optionalText(2).map { text throws(StoreError) in try Self.decode(FleetCard.self, text, decoder) },
                 veto: try row.optionalText(3).map { text throws(StoreError) in try Self.decode(Set<SessionID>.self, text, decoder) },
-                isVetoLogged: row.integer(4) != 0)
+                isVetoLogged: row.integer(4) != 0,
+                channel: try row.optionalText(5).map { text throws(StoreError) in try Self.decode(ChannelState.self, text, decoder) }
+                    ?? ChannelState(),
+                retiringCard: try row.optionalText(6).map { text throws(StoreError) in
+                    try Self.decode(RetiringCard.self, text, decoder)
+                })
         }
         try connection.statement(
             "SELECT device_id, kind, env, hex, registered_at FROM tokens ORDER BY device_id, position"
@@ -46,6 +53,19 @@ public actor SQLiteStore: Store {
         }
         try connection.statement("SELECT sid, state, since FROM since").run { row in
             contents.since[SessionID(row.text(0))] = SinceEntry(state: RowState(rawValue: row.text(1)), since: row.real(2))
+        }
+        try connection.statement(
+            "SELECT channel_id, env, device_id, created_at FROM retired_channels ORDER BY position"
+        ).run { row throws(StoreError) in
+            guard let env = PushEnvironment(rawValue: row.text(1)) else {
+                throw StoreError(operation: "load retired channels", message: "unknown env '\(row.text(1))' in a stored row")
+            }
+            let id: BroadcastChannelID
+            do { id = try BroadcastChannelID(row.text(0)) } catch {
+                throw StoreError(operation: "load retired channels", message: "a stored channel id is unreadable: \(error)")
+            }
+            contents.retiredChannels.append(
+                DeviceChannel(id: id, env: env, deviceId: DeviceID(row.text(2)), createdAt: row.real(3)))
         }
         try connection.statement("SELECT question FROM questions").run { row throws(StoreError) in
             let question = try Self.decode(Question.self, row.text(0), decoder)
@@ -100,6 +120,19 @@ public actor SQLiteStore: Store {
             for sid in sids { try statement.run([.text(sid.rawValue)]) }
         case .recordHistory(let event):
             try recordHistory(event)
+        case .putRetiredChannels(let channels):
+            try connection.execute("DELETE FROM retired_channels")
+            let insert = try connection.statement(
+                "INSERT INTO retired_channels (channel_id, env, device_id, created_at, position) VALUES (?1, ?2, ?3, ?4, ?5)")
+            for (position, channel) in channels.enumerated() {
+                try insert.run([
+                    .text(channel.id.rawValue), .text(channel.env.rawValue), .text(channel.deviceId.rawValue),
+                    .real(channel.createdAt), .integer(Int64(position)),
+                ])
+            }
+        case .deleteDevice(let deviceId):
+            try connection.statement("DELETE FROM tokens WHERE device_id = ?1").run([.text(deviceId.rawValue)])
+            try connection.statement("DELETE FROM devices WHERE device_id = ?1").run([.text(deviceId.rawValue)])
         case .putQuestion(let question):
             try connection.statement(
                 "INSERT OR REPLACE INTO questions (id, sid, state, created_at, question) VALUES (?1, ?2, ?3, ?4, ?5)"
@@ -117,14 +150,17 @@ public actor SQLiteStore: Store {
         let id = SQLiteStatement.Value.text(deviceId.rawValue)
         try connection.statement(
             """
-            INSERT INTO devices (device_id, profile, card, veto, veto_logged) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (device_id) DO UPDATE SET profile = ?2, card = ?3, veto = ?4, veto_logged = ?5
+            INSERT INTO devices (device_id, profile, card, veto, veto_logged, channel, retiring_card)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            ON CONFLICT (device_id) DO UPDATE SET
+                profile = ?2, card = ?3, veto = ?4, veto_logged = ?5, channel = ?6, retiring_card = ?7
             """
         ).run([
             id, .text(try Self.encode(record.profile)),
             try record.card.map { card throws(StoreError) in .text(try Self.encode(card)) } ?? .null,
             try record.veto.map { veto throws(StoreError) in .text(try Self.encode(veto.sorted())) } ?? .null,
-            .integer(record.isVetoLogged ? 1 : 0),
+            .integer(record.isVetoLogged ? 1 : 0), .text(try Self.encode(record.channel)),
+            try record.retiringCard.map { card throws(StoreError) in .text(try Self.encode(card)) } ?? .null,
         ])
         try connection.statement("DELETE FROM tokens WHERE device_id = ?1").run([id])
         let insert = try connection.statement(

@@ -35,14 +35,7 @@ import Testing
         var harness = WatcherHarness()
         var writes: [StoreWrite] = []
         func keep(_ effects: [WatcherEffect]) {
-            for effect in effects {
-                switch effect {
-                case .saveDevice(let id, let record): writes.append(.putDevice(id, record))
-                case .saveSince(let changed, let removed): writes += [.putSince(changed), .deleteSince(removed)]
-                case .recordHistory(let event): writes.append(.recordHistory(event))
-                case .send, .log: break
-                }
-            }
+            for effect in effects { writes += effect.storeWrites }
         }
         keep(harness.register(.pushToStart, hex("a")))
         harness.work("s1")

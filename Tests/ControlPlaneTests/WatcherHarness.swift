@@ -31,8 +31,12 @@ struct WatcherHarness {
 
     mutating func finish(_ sid: SessionID) { fleet.remove(sid) }
 
+    /// How far a tick moves the clock unless told: one coalescing interval of the priority budget, so
+    /// every routine change a test makes goes out at the next tick (the budget's own tests step finer).
+    static let step = PushBudget().routineInterval
+
     @discardableResult
-    mutating func tick(advancing seconds: Double = 2) -> [WatcherEffect] {
+    mutating func tick(advancing seconds: Double = WatcherHarness.step) -> [WatcherEffect] {
         now += seconds
         return watcher.handle(.ticked(fleet, at: now))
     }
@@ -61,7 +65,7 @@ struct WatcherHarness {
 
     /// Ticks and answers every batch with 200; returns the tick's effects.
     @discardableResult
-    mutating func tickAndDeliver(advancing seconds: Double = 2) -> [WatcherEffect] {
+    mutating func tickAndDeliver(advancing seconds: Double = WatcherHarness.step) -> [WatcherEffect] {
         let effects = tick(advancing: seconds)
         for batch in effects.batches { answer(batch) }
         return effects

@@ -9,10 +9,11 @@ struct SimulateCommandTests {
         let run = await CapturedRun.run(["simulate", "--list-guards"])
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n")
-        #expect(Array(lines.map { String($0.split(separator: " ")[0]) }.prefix(13)) == [
+        #expect(lines.map { String($0.split(separator: " ")[0]) } == [
             "end-gate-trust", "start-veto", "supersede", "all-accept", "push-to-start-cap", "dedupe",
             "adopt-on-register", "sid-dedupe", "updated-at-excluded", "default-host-only", "push-port-gate",
-            "max-rows", "ended-report-wins",
+            "max-rows", "ended-report-wins", "broadcast-channels", "stale-date", "renewal", "token-forgetting",
+            "priority-budget",
         ])
         #expect(lines.allSatisfy { $0.contains("without it: ") })
     }

@@ -124,7 +124,7 @@ import Testing
     /// Runs the guard's proof scenario (``GuardProof``) with every guard on, then without `guard`.
     private func proof(_ guard: Guard) throws -> (on: ScenarioResult, off: ScenarioResult) {
         let proof = try #require(GuardProof.all.first { $0.guard == `guard` })
-        return (try run(proof.scenario), try run(proof.scenario, without: `guard`))
+        return (try run(proof.scenario, without: proof.masking), try run(proof.scenario, without: proof.masking.union([`guard`])))
     }
 
     private func meanCorrect(_ name: String, seeds: ClosedRange<UInt64>, without: Guard...) throws -> Double {
@@ -136,8 +136,12 @@ import Testing
     }
 
     private func run(_ name: String, without: Guard...) throws -> ScenarioResult {
+        try run(name, without: Set(without))
+    }
+
+    private func run(_ name: String, without: Set<Guard>) throws -> ScenarioResult {
         let scenario = try #require(Scenario.named(name))
-        let report = SimulationReport.run([scenario], seed: 1, without: Set(without))
+        let report = SimulationReport.run([scenario], seed: 1, without: without)
         return try #require(report.scenarios.first)
     }
 }

@@ -9,6 +9,8 @@ public struct ServerConfig: Hashable, Sendable {
     public var isLiveActivitiesOn: Bool
     public var pushPort: Int
     public var tickMilliseconds: Int
+    /// `LFG_STALE_AFTER_S`: every start and update carries `stale-date` = push time + this.
+    public var staleAfterSeconds: Int
     /// `LFG_QUESTION_TTL_S`: seconds until a question whose prompt gives no `expiresAt` expires.
     public var questionLifetimeSeconds: Int = defaultQuestionLifetimeSeconds
     public var apns: APNsSettings
@@ -38,6 +40,9 @@ public struct ServerConfig: Hashable, Sendable {
     /// Claude Code's own default hook timeout, so an unanswered question lives as long as a waiting hook can.
     public static let defaultQuestionLifetimeSeconds = 600
 
+    /// The watcher's card policy with this configuration's stale date.
+    public var cardPolicy: CardPolicy { CardPolicy(staleAfter: Double(staleAfterSeconds)) }
+
     /// Reads the configuration from `environment`, merged over the `.env` text of its home (if any).
     ///
     /// - Parameter readFile: returns a file's text, or nil when it does not exist (injected for tests).
@@ -63,6 +68,8 @@ public struct ServerConfig: Hashable, Sendable {
             isLiveActivitiesOn: value("LFG_LIVE_ACTIVITIES") == "1",
             pushPort: try integer("LFG_PUSH_PORT", default: defaultPushPort, in: 1...65535),
             tickMilliseconds: try integer("LFG_TICK_MS", default: defaultTickMilliseconds, in: 10...3_600_000),
+            staleAfterSeconds: try integer(
+                "LFG_STALE_AFTER_S", default: Int(CardPolicy.defaultStaleAfterSeconds), in: 60...Int(CardPolicy.cardLifetimeSeconds)),
             apns: APNsSettings(
                 keyFile: value("LFG_APNS_KEY_FILE"), keyId: value("LFG_APNS_KEY_ID"), teamId: value("LFG_APNS_TEAM_ID"),
                 bundleId: value("LFG_APNS_BUNDLE_ID"),

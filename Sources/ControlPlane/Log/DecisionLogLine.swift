@@ -48,6 +48,20 @@ public enum DecisionEvent: String, Hashable, Sendable, Codable, CaseIterable {
     case tokenPruned = "token-pruned"
     /// A due start waits a short grace because the app is in the foreground and about to register its own card.
     case startHeld = "start-held"
+    /// A broadcast channel was made for a device (`channel`: first 8 characters, `env`, `ms`).
+    case channelCreated = "channel-created"
+    /// A channel nobody needs any more was deleted.
+    case channelDeleted = "channel-deleted"
+    /// A channel request failed (`operation`, `status`, `reason`); `fallback: "token"` when the device
+    /// falls back to token mode because of it.
+    case channelFailed = "channel-failed"
+    /// One publish to a channel (`action`, `channel`: first 8 characters, `env`, `status`, `reason`?, `ms`):
+    /// the channel-mode `send`.
+    case broadcast
+    /// A card near iOS's 8-hour limit was replaced by a new one, and the old one ended.
+    case renewed
+    /// The server forgot a card iOS has ended at its 8-hour limit (no renewal could replace it).
+    case cardExpired = "card-expired"
     /// A question alert (or its withdrawal) sent to one device's `apnsToken` (contract 8.2).
     case alert
     case questionAnswered = "question-answered"

@@ -69,7 +69,7 @@ extension APIRouter {
                     return ok
                 }
             },
-        ] + liveActivityRoutes(service) + questionRoutes(service)
+        ] + deviceRoutes(service) + liveActivityRoutes(service) + questionRoutes(service)
     }
 
     static func liveActivityRoutes(_ service: ControlPlaneService) -> [Route] {

@@ -39,7 +39,7 @@ struct DeviceBody: Decodable {
     var appState: DeviceAppState?
 
     enum CodingKeys: String, CodingKey {
-        case env, platform, apnsToken, pushToStartToken, widgetPushToken, hiddenDirs, appState
+        case env, platform, apnsToken, pushToStartToken, widgetPushToken, hiddenDirs, appState, liveActivityChannels
     }
 
     init(from decoder: any Decoder) throws {
@@ -53,7 +53,8 @@ struct DeviceBody: Decodable {
             env: try container.decodeEnvironment(.env), platform: platform,
             apnsToken: try container.decodeTokenIfPresent(.apnsToken),
             widgetPushToken: try container.decodeTokenIfPresent(.widgetPushToken),
-            hiddenDirs: HiddenDirs(try container.decodeIfPresent([String].self, forKey: .hiddenDirs) ?? []))
+            hiddenDirs: HiddenDirs(try container.decodeIfPresent([String].self, forKey: .hiddenDirs) ?? []),
+            liveActivityChannels: try container.decodeIfPresent(Bool.self, forKey: .liveActivityChannels) ?? false)
         pushToStartToken = try container.decodeTokenIfPresent(.pushToStartToken)
         if let text = try container.decodeIfPresent(String.self, forKey: .appState) {
             guard let state = DeviceAppState(rawValue: text) else {

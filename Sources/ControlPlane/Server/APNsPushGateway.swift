@@ -16,12 +16,13 @@ public struct APNsPushGateway: PushGateway {
 
     public func deliver(_ batch: PushBatch) async -> [TokenResult] {
         let payload = Self.payload(for: batch)
+        let priority = batch.priority
         let sender = sender
         let bundleID = bundleID
         return await withTaskGroup(of: (Int, TokenResult).self) { group in
             for (index, target) in batch.targets.enumerated() {
                 group.addTask {
-                    (index, await Self.send(payload, to: target, sender: sender, bundleID: bundleID))
+                    (index, await Self.send(payload, to: target, priority: priority, sender: sender, bundleID: bundleID))
                 }
             }
             var results = [TokenResult?](repeating: nil, count: batch.targets.count)
@@ -33,20 +34,22 @@ public struct APNsPushGateway: PushGateway {
     /// The `aps` body for the batch's action (contract section 6).
     static func payload(for batch: PushBatch) -> LiveActivityPayload {
         switch batch.action {
-        case .start: .start(state: batch.contentState, timestamp: batch.decidedAt)
-        case .update: .update(state: batch.contentState, timestamp: batch.decidedAt)
+        case .start: .start(state: batch.contentState, timestamp: batch.decidedAt, staleDate: batch.staleDate)
+        case .update: .update(state: batch.contentState, timestamp: batch.decidedAt, staleDate: batch.staleDate)
         case .end:
             .end(state: batch.contentState, timestamp: batch.decidedAt, dismissalDate: batch.dismissalDate ?? batch.decidedAt)
         }
     }
 
-    static func send(_ payload: LiveActivityPayload, to target: PushTarget, sender: any PushSender, bundleID: BundleID)
-        async -> TokenResult
-    {
+    static func send(
+        _ payload: LiveActivityPayload, to target: PushTarget, priority: PushPriority, sender: any PushSender,
+        bundleID: BundleID
+    ) async -> TokenResult {
         let request: PushRequest
         do {
             request = try PushRequest.liveActivity(
-                payload, token: try DeviceToken(hex: target.hex), environment: target.env, bundleID: bundleID)
+                payload, token: try DeviceToken(hex: target.hex), environment: target.env, bundleID: bundleID,
+                priority: priority)
         } catch {
             return TokenResult(target: target, status: 0, reason: "not sent: \(error)")
         }

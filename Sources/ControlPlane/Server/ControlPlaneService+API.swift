@@ -116,11 +116,17 @@ extension ControlPlaneService {
         try await handle([.endedReported(deviceId, at: now)])
     }
 
-    private func handle(_ events: [WatcherEvent]) async throws(ServiceError) {
+    func handle(_ events: [WatcherEvent]) async throws(ServiceError) {
         await acquire()
-        defer { release() }
-        do { _ = try await apply(events) } catch { throw .store(error) }
+        let outgoing: Outgoing
+        do { outgoing = try await apply(events) } catch {
+            release()
+            throw .store(error)
+        }
+        release()
         noteChange()
+        // Channel deletions of a deleted device leave at once (outside the lock, like every push).
+        await deliver(outgoing)
     }
 
     // MARK: reading
@@ -143,10 +149,12 @@ extension ControlPlaneService {
                     contentState: current.contentState, since: since,
                     startedAt: current.startedAt, origin: current.origin)
             }
+            let mode = watcher.mode(of: record)
             devices.append(LiveActivityState.Device(
                 deviceId: deviceId, env: record.profile.env, card: card, veto: record.veto.map { $0.sorted() },
                 tokens: LiveActivityState.TokenCounts(
-                    pushToStart: record.tokens.of(.pushToStart).count, update: record.tokens.of(.update).count)))
+                    pushToStart: record.tokens.of(.pushToStart).count, update: record.tokens.of(.update).count),
+                mode: mode, channel: mode == .channel ? record.channel.current?.shortId : nil))
         }
         return LiveActivityState(enabled: reason == nil, reason: reason, devices: devices)
     }

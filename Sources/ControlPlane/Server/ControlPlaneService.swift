@@ -16,6 +16,8 @@ public actor ControlPlaneService {
         public var wallClock: WallClock
         public var clock: any Clock<Duration>
         public var guards: GuardSet
+        /// Staleness, renewal, token ageing and the priority budget (`LFG_STALE_AFTER_S`).
+        public var policy: CardPolicy
         /// The watcher's tick period (`LFG_TICK_MS`).
         public var tickInterval: Duration
         /// How long a change waits for the rest of its burst before the prompt tick.
@@ -30,8 +32,8 @@ public actor ControlPlaneService {
         public init(
             store: any Store, gateway: any PushGateway, decisionLog: any DecisionLogSink,
             wallClock: WallClock = .system, clock: any Clock<Duration> = ContinuousClock(), guards: GuardSet = .all,
-            tickInterval: Duration = .milliseconds(2000), coalesceWindow: Duration = .milliseconds(10),
-            reportProblem: @escaping @Sendable (String) -> Void = { _ in },
+            policy: CardPolicy = CardPolicy(), tickInterval: Duration = .milliseconds(2000),
+            coalesceWindow: Duration = .milliseconds(10), reportProblem: @escaping @Sendable (String) -> Void = { _ in },
             questionNotifier: (any QuestionNotifier)? = nil, questionLifetime: Double = QuestionBook.defaultLifetime
         ) {
             self.questionNotifier = questionNotifier
@@ -42,6 +44,7 @@ public actor ControlPlaneService {
             self.wallClock = wallClock
             self.clock = clock
             self.guards = guards
+            self.policy = policy
             self.tickInterval = tickInterval
             self.coalesceWindow = coalesceWindow
             self.reportProblem = reportProblem
@@ -73,7 +76,7 @@ public actor ControlPlaneService {
     /// - Parameter gate: whether pushing is allowed; nil means allowed (tests, the simulator).
     public init(_ dependencies: Dependencies, gate: PushGate? = nil, recentLog: [String] = []) {
         self.dependencies = dependencies
-        self.watcher = Watcher(guards: dependencies.guards)
+        self.watcher = Watcher(guards: dependencies.guards, policy: dependencies.policy)
         self.questions = QuestionBook(defaultLifetime: dependencies.questionLifetime)
         self.gate = gate
         self.recentLog = Array(recentLog.suffix(Self.recentLogLimit))
@@ -96,7 +99,9 @@ public actor ControlPlaneService {
         defer { release() }
         let contents = try await dependencies.store.load()
         fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts)
-        _ = try await apply([.loaded(devices: contents.devices, since: contents.since, at: now)])
+        _ = try await apply([
+            .loaded(devices: contents.devices, since: contents.since, retiredChannels: contents.retiredChannels, at: now)
+        ])
         try await loadQuestions(Array(contents.questions.values), sessions: contents.sessions)
     }
 
@@ -117,29 +122,26 @@ public actor ControlPlaneService {
     // MARK: carrying out effects
 
     /// Runs `events` through a copy of the watcher, commits their writes (with `writes` first) in one
-    /// transaction, and only then keeps the new watcher. Returns the batches to send. Hold the lock.
-    func apply(_ events: [WatcherEvent], writes: [StoreWrite] = []) async throws(StoreError) -> [PushBatch] {
+    /// transaction, and only then keeps the new watcher. Returns what must go to APNs. Hold the lock.
+    func apply(_ events: [WatcherEvent], writes: [StoreWrite] = []) async throws(StoreError) -> Outgoing {
         var next = watcher
         var allWrites = writes
         var lines: [DecisionLogLine] = []
-        var batches: [PushBatch] = []
+        var outgoing = Outgoing()
         for event in events {
             for effect in next.handle(event) {
                 switch effect {
-                case .send(let batch): batches.append(batch)
+                case .send(let batch): outgoing.batches.append(batch)
+                case .requestChannel(let request): outgoing.channelRequests.append(request)
                 case .log(let line): lines.append(line)
-                case .saveDevice(let deviceId, let record): allWrites.append(.putDevice(deviceId, record))
-                case .saveSince(let changed, let removed):
-                    if !changed.isEmpty { allWrites.append(.putSince(changed)) }
-                    if !removed.isEmpty { allWrites.append(.deleteSince(removed)) }
-                case .recordHistory(let event): allWrites.append(.recordHistory(event))
+                default: allWrites += effect.storeWrites
                 }
             }
         }
         if !allWrites.isEmpty { try await dependencies.store.commit(allWrites) }
         watcher = next
         await record(lines)
-        return batches
+        return outgoing
     }
 
     /// Appends to the decision log, keeps the recent lines, and broadcasts them as `log` events.
@@ -154,28 +156,22 @@ public actor ControlPlaneService {
         if recentLog.count > Self.recentLogLimit { recentLog.removeFirst(recentLog.count - Self.recentLogLimit) }
     }
 
-    /// Sends every batch concurrently, then feeds all the answers back to the watcher in one commit.
-    func deliver(_ batches: [PushBatch]) async {
-        guard !batches.isEmpty else { return }
-        let gateway = dependencies.gateway
-        var receipts = await withTaskGroup(of: PushReceipt.self) { group in
-            for batch in batches {
-                group.addTask {
-                    PushReceipt(batchId: batch.id, deviceId: batch.deviceId, results: await gateway.deliver(batch))
-                }
+    /// Sends every batch and channel request concurrently, then feeds all the answers back to the watcher
+    /// in one commit; repeats while the answers call for more (a renewal's start, then the old card's end).
+    func deliver(_ first: Outgoing) async {
+        var outgoing = first
+        while !outgoing.isEmpty {
+            let answers = await dependencies.gateway.carryOut(outgoing, now: { self.dependencies.wallClock.now() })
+            await acquire()
+            do {
+                outgoing = try await apply(answers)
+            } catch {
+                outgoing = Outgoing()
+                dependencies.reportProblem("recording APNs answers failed: \(error); the next tick re-sends")
             }
-            var receipts: [PushReceipt] = []
-            for await receipt in group { receipts.append(receipt) }
-            return receipts
-        }
-        receipts.sort { $0.batchId < $1.batchId }
-        await acquire()
-        defer { release() }
-        let at = now
-        do {
-            _ = try await apply(receipts.map { .pushAnswered($0, at: at) })
-        } catch {
-            dependencies.reportProblem("recording APNs answers failed: \(error); the next tick re-sends")
+            release()
+            // A card skipped while its push was in flight is decided again now, not at the next tick.
+            noteChange()
         }
     }
 
@@ -188,16 +184,16 @@ public actor ControlPlaneService {
         sendOwedWidgetReloads()
         guard pushGateReason == nil else { return }
         await acquire()
-        let batches: [PushBatch]
+        let outgoing: Outgoing
         do {
-            batches = try await apply([.ticked(fleet, at: now)])
+            outgoing = try await apply([.ticked(fleet, at: now)])
         } catch {
             release()
             dependencies.reportProblem("watcher tick failed: \(error)")
             return
         }
         release()
-        await deliver(batches)
+        await deliver(outgoing)
     }
 
     /// Ticks every `tickInterval`, and promptly (after `coalesceWindow`) when something changed, and sends

@@ -40,16 +40,25 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
         public var card: Card?
         public var veto: [SessionID]?
         public var tokens: TokenCounts
+        /// Whether the card is driven by a broadcast channel or by update tokens (contract 8.1).
+        public var mode: CardMode
+        /// The device's channel id, first 8 characters only; nil in token mode.
+        public var channel: String?
 
-        public init(deviceId: DeviceID, env: PushEnvironment?, card: Card?, veto: [SessionID]?, tokens: TokenCounts) {
+        public init(
+            deviceId: DeviceID, env: PushEnvironment?, card: Card?, veto: [SessionID]?, tokens: TokenCounts,
+            mode: CardMode = .token, channel: String? = nil
+        ) {
             self.deviceId = deviceId
             self.env = env
             self.card = card
             self.veto = veto
             self.tokens = tokens
+            self.mode = mode
+            self.channel = channel
         }
 
-        enum CodingKeys: String, CodingKey { case deviceId, env, card, veto, tokens }
+        enum CodingKeys: String, CodingKey { case deviceId, env, card, veto, tokens, mode, channel }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -58,6 +67,8 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
             try container.encode(card, forKey: .card)
             try container.encode(veto, forKey: .veto)
             try container.encode(tokens, forKey: .tokens)
+            try container.encode(mode, forKey: .mode)
+            try container.encode(channel, forKey: .channel)
         }
     }
 

@@ -53,6 +53,8 @@ public final class InMemoryStore: Store {
         case .putSince(let since): contents.since.merge(since) { _, new in new }
         case .deleteSince(let sids): for sid in sids { contents.since[sid] = nil }
         case .recordHistory(let event): history.apply(event)
+        case .putRetiredChannels(let channels): contents.retiredChannels = channels
+        case .deleteDevice(let deviceId): contents.devices[deviceId] = nil
         case .putQuestion(let question): contents.questions[question.id] = question
         case .deleteQuestions(let ids): for id in ids { contents.questions[id] = nil }
         }

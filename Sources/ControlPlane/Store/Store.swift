@@ -25,6 +25,10 @@ public enum StoreWrite: Hashable, Sendable {
     case putSince(SinceMap)
     case deleteSince([SessionID])
     case recordHistory(CardHistoryEvent)
+    /// Replaces the list of channels awaiting deletion.
+    case putRetiredChannels([DeviceChannel])
+    /// Removes a device's record and its tokens.
+    case deleteDevice(DeviceID)
     /// Insert or replace a question (contract 8.2).
     case putQuestion(Question)
     /// Remove resolved questions past the kept number.
@@ -39,16 +43,20 @@ public struct StoreContents: Hashable, Sendable {
     public var since: SinceMap
     /// Every stored question, any state.
     public var questions: [QuestionID: Question]
+    /// Channels no device needs any more whose deletion APNs has not confirmed.
+    public var retiredChannels: [DeviceChannel]
 
     public init(
         sessions: [SessionID: SessionReport] = [:], hosts: [HostID: HostHeartbeat] = [:],
-        devices: [DeviceID: DeviceRecord] = [:], since: SinceMap = [:], questions: [QuestionID: Question] = [:]
+        devices: [DeviceID: DeviceRecord] = [:], since: SinceMap = [:], questions: [QuestionID: Question] = [:],
+        retiredChannels: [DeviceChannel] = []
     ) {
         self.sessions = sessions
         self.hosts = hosts
         self.devices = devices
         self.since = since
         self.questions = questions
+        self.retiredChannels = retiredChannels
     }
 }
 

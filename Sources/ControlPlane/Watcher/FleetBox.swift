@@ -1,3 +1,4 @@
+import APNs
 import FleetCore
 
 /// How a card came to be known to the server.
@@ -15,11 +16,38 @@ public struct FleetCard: Hashable, Sendable, Codable {
     public var contentState: ContentState?
     public var startedAt: UnixTime
     public var origin: CardOrigin
+    /// The broadcast channel the card listens on; nil for a card addressed by its update token.
+    public var channel: BroadcastChannelID?
+    /// The `stale-date` of the last start or update the card accepted: from then on it reads stale,
+    /// unless a refresh moved it (guard `stale-date`). Nil when none was sent (adopted, or guard off).
+    public var staleAt: UnixTime?
 
-    public init(contentState: ContentState?, startedAt: UnixTime, origin: CardOrigin) {
+    public init(
+        contentState: ContentState?, startedAt: UnixTime, origin: CardOrigin, channel: BroadcastChannelID? = nil,
+        staleAt: UnixTime? = nil
+    ) {
         self.contentState = contentState
         self.startedAt = startedAt
         self.origin = origin
+        self.channel = channel
+        self.staleAt = staleAt
+    }
+}
+
+/// The previous card of a renewal: replaced by a new one, waiting for its `end`.
+public struct RetiringCard: Hashable, Sendable, Codable {
+    public var startedAt: UnixTime
+    /// The channel it listens on: an `end` published there ends it, and then the channel is deleted.
+    public var channel: DeviceChannel?
+    /// Its update tokens, taken out of the device's tokens when the new card started, so nothing meant
+    /// for the new card goes to them. Empty when the phone never handed the token over: then nothing can
+    /// end the old card before iOS does at 8 hours.
+    public var updateTargets: [PushTarget]
+
+    public init(startedAt: UnixTime, channel: DeviceChannel?, updateTargets: [PushTarget]) {
+        self.startedAt = startedAt
+        self.channel = channel
+        self.updateTargets = updateTargets
     }
 }
 
@@ -32,16 +60,34 @@ public struct DeviceProfile: Hashable, Sendable, Codable {
     public var widgetPushToken: String?
     /// The folders the app hides: the card must never count what the list hides.
     public var hiddenDirs: HiddenDirs
+    /// The device runs iOS 18+ and its app requests channel cards (contract 8.1): it gets a channel.
+    public var liveActivityChannels: Bool
 
     public init(
         env: PushEnvironment? = nil, platform: String = "ios", apnsToken: String? = nil,
-        widgetPushToken: String? = nil, hiddenDirs: HiddenDirs = []
+        widgetPushToken: String? = nil, hiddenDirs: HiddenDirs = [], liveActivityChannels: Bool = false
     ) {
         self.env = env
         self.platform = platform
         self.apnsToken = apnsToken
         self.widgetPushToken = widgetPushToken
         self.hiddenDirs = hiddenDirs
+        self.liveActivityChannels = liveActivityChannels
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case env, platform, apnsToken, widgetPushToken, hiddenDirs, liveActivityChannels
+    }
+
+    /// Lenient: a profile stored before a field existed reads that field's default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        env = try container.decodeIfPresent(PushEnvironment.self, forKey: .env)
+        platform = try container.decodeIfPresent(String.self, forKey: .platform) ?? "ios"
+        apnsToken = try container.decodeIfPresent(String.self, forKey: .apnsToken)
+        widgetPushToken = try container.decodeIfPresent(String.self, forKey: .widgetPushToken)
+        hiddenDirs = try container.decodeIfPresent(HiddenDirs.self, forKey: .hiddenDirs) ?? []
+        liveActivityChannels = try container.decodeIfPresent(Bool.self, forKey: .liveActivityChannels) ?? false
     }
 }
 
@@ -55,16 +101,23 @@ public struct DeviceRecord: Hashable, Sendable, Codable {
     public var veto: Set<SessionID>?
     /// Whether `start-vetoed` was already logged for this veto population (logged once, not every tick).
     public var isVetoLogged: Bool
+    /// The device's broadcast channels (guard `broadcast-channels`).
+    public var channel: ChannelState
+    /// The card a renewal replaced, until its `end` is delivered (guard `renewal`).
+    public var retiringCard: RetiringCard?
 
     public init(
         profile: DeviceProfile = DeviceProfile(), tokens: [LiveActivityToken] = [], card: FleetCard? = nil,
-        veto: Set<SessionID>? = nil, isVetoLogged: Bool = false
+        veto: Set<SessionID>? = nil, isVetoLogged: Bool = false, channel: ChannelState = ChannelState(),
+        retiringCard: RetiringCard? = nil
     ) {
         self.profile = profile
         self.tokens = tokens
         self.card = card
         self.veto = veto
         self.isVetoLogged = isVetoLogged
+        self.channel = channel
+        self.retiringCard = retiringCard
     }
 }
 
@@ -85,6 +138,12 @@ public struct FleetBox: Hashable, Sendable {
     public var foregroundReportedAt: UnixTime?
     /// When the current hold of a due start began (see ``StartHold``); nil when no start is held.
     public var startHeldSince: UnixTime?
+    /// A channel creation for this device is in flight (its answer arrives as an event).
+    public var isChannelRequested = false
+    /// When the device's last push of any kind was decided (routine coalescing, ``PushBudget``).
+    public var lastPushAt: UnixTime?
+    /// When each recent priority-10 push was decided (the hourly budget, ``PushBudget``).
+    public var immediateSent: [UnixTime] = []
 
     public init(record: DeviceRecord = DeviceRecord()) { self.record = record }
 }
@@ -94,4 +153,16 @@ public struct PendingPush: Hashable, Sendable {
     public var batch: PushBatch
     /// The box's generation when the push was decided.
     public var generation: UInt64
+    /// Why it was sent, which decides what its delivery changes.
+    public var purpose: PushPurpose = .card
+}
+
+/// Why the watcher sent a push.
+public enum PushPurpose: Hashable, Sendable {
+    /// The decision table: start, update or end the device's card.
+    case card
+    /// A new card replacing one near iOS's 8-hour limit (guard `renewal`).
+    case renewal
+    /// The `end` of the card a renewal replaced.
+    case retiringEnd
 }

@@ -1,3 +1,4 @@
+import APNs
 import FleetCore
 
 /// What the watcher asks APNs to do with a card.
@@ -20,7 +21,8 @@ public struct PushTarget: Hashable, Sendable, Codable {
     public var shortHex: String { TokenHex.short(hex) }
 }
 
-/// One decided push: one action for one device's card, addressed to every token that can carry it.
+/// One decided push: one action for one device's card, addressed to every token that can carry it, or
+/// published to the card's broadcast channel (``channel`` set, ``targets`` empty).
 public struct PushBatch: Hashable, Sendable {
     /// Unique within one watcher; the answer names it.
     public var id: UInt64
@@ -33,10 +35,19 @@ public struct PushBatch: Hashable, Sendable {
     public var targets: [PushTarget]
     /// When the watcher decided it (Unix seconds): the payload's `aps.timestamp`.
     public var decidedAt: UnixTime
+    /// `apns-priority`: 10 for what needs the person, 5 for routine changes (see ``PushBudget``).
+    public var priority: PushPriority
+    /// For `start` and `update`: when the card turns stale unless a newer push arrives (`aps.stale-date`).
+    public var staleDate: UnixTime?
+    /// For a channel-mode `start`: the channel the new card subscribes to (`aps.input-push-channel`).
+    public var inputPushChannel: BroadcastChannelID?
+    /// For a channel card's `update` and `end`: publish to this channel instead of sending to tokens.
+    public var channel: DeviceChannel?
 
     public init(
         id: UInt64, deviceId: DeviceID, action: PushAction, contentState: ContentState, dismissalDate: UnixTime?,
-        targets: [PushTarget], decidedAt: UnixTime
+        targets: [PushTarget], decidedAt: UnixTime, priority: PushPriority = .immediate, staleDate: UnixTime? = nil,
+        inputPushChannel: BroadcastChannelID? = nil, channel: DeviceChannel? = nil
     ) {
         self.id = id
         self.deviceId = deviceId
@@ -45,7 +56,14 @@ public struct PushBatch: Hashable, Sendable {
         self.dismissalDate = dismissalDate
         self.targets = targets
         self.decidedAt = decidedAt
+        self.priority = priority
+        self.staleDate = staleDate
+        self.inputPushChannel = inputPushChannel
+        self.channel = channel
     }
+
+    /// Whether this batch is a broadcast (published to ``channel``) rather than token sends.
+    public var isBroadcast: Bool { channel != nil }
 }
 
 /// What APNs (or the transport) answered for one token of a batch.
@@ -75,15 +93,18 @@ public struct TokenResult: Hashable, Sendable {
     public var isTokenDead: Bool { status == 410 || (status == 400 && reason == "BadDeviceToken") }
 }
 
-/// Every token's answer to one batch.
+/// Every token's answer to one batch, or for a broadcast, APNs' one answer to the publish.
 public struct PushReceipt: Hashable, Sendable {
     public var batchId: UInt64
     public var deviceId: DeviceID
     public var results: [TokenResult]
+    /// The answer to a broadcast batch (nil for token sends).
+    public var broadcast: ChannelAnswer?
 
-    public init(batchId: UInt64, deviceId: DeviceID, results: [TokenResult]) {
+    public init(batchId: UInt64, deviceId: DeviceID, results: [TokenResult], broadcast: ChannelAnswer? = nil) {
         self.batchId = batchId
         self.deviceId = deviceId
         self.results = results
+        self.broadcast = broadcast
     }
 }

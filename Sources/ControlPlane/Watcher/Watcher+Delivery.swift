@@ -9,39 +9,86 @@ extension Watcher {
         let deviceId = receipt.deviceId
         let batch = pending.batch
         box.pending = nil
+        let before = box.record
         var effects: [WatcherEffect] = []
-        var isRecordChanged = false
+        let isDelivered: Bool
+        if let channel = batch.channel {
+            let answer = receipt.broadcast ?? ChannelAnswer(status: 0, reason: "no answer to the broadcast")
+            effects.append(.log(Self.broadcastLine(answer, action: batch.action, channel: channel, deviceId: deviceId, now: now)))
+            isDelivered = answer.isPublished
+            if answer.isChannelUnknown {
+                effects += loseChannel(channel, answer: answer, purpose: pending.purpose, box: &box, now: now)
+            } else if !isDelivered {
+                effects.append(Self.shortfallLine(batch.action, accepted: 0, attempted: 1, deviceId: deviceId, now: now))
+            }
+        } else {
+            effects += logAndPrune(receipt, batch: batch, box: &box, now: now)
+            let accepted = receipt.results.filter(\.isAccepted).count
+            let attempted = receipt.results.count
+            isDelivered = self.isDelivered(batch.action, accepted: accepted, attempted: attempted)
+            // Short of the threshold the card is left as it was, so the next tick re-sends.
+            if !isDelivered {
+                effects.append(Self.shortfallLine(batch.action, accepted: accepted, attempted: attempted, deviceId: deviceId, now: now))
+            }
+        }
+        if isDelivered, pending.purpose == .retiringEnd {
+            effects += finishRenewal(&box, deviceId: deviceId, isOldCardEnded: true, now: now)
+        } else if isDelivered, pending.generation == box.generation {
+            effects += applyDelivered(batch, purpose: pending.purpose, to: &box, now: now)
+        }
+        boxes[deviceId] = box
+        if box.record != before { effects.append(.saveDevice(deviceId, box.record)) }
+        return effects
+    }
 
+    /// Logs one `send` per token, and prunes the dead ones (from the renewed card's targets too).
+    private func logAndPrune(_ receipt: PushReceipt, batch: PushBatch, box: inout FleetBox, now: UnixTime) -> [WatcherEffect] {
+        var effects: [WatcherEffect] = []
         for result in receipt.results {
-            effects.append(.log(Self.sendLine(result, action: batch.action, deviceId: deviceId, now: now)))
-            if result.isTokenDead, box.record.tokens.prune(result.target) {
-                isRecordChanged = true
+            effects.append(.log(Self.sendLine(result, action: batch.action, deviceId: receipt.deviceId, now: now)))
+            guard result.isTokenDead else { continue }
+            box.record.retiringCard?.updateTargets.removeAll { $0 == result.target }
+            if box.record.tokens.prune(result.target) {
                 effects.append(.log(DecisionLogLine(
-                    ts: now, event: .tokenPruned, deviceId: deviceId,
+                    ts: now, event: .tokenPruned, deviceId: receipt.deviceId,
                     fields: [
                         "token": .string(result.target.shortHex), "env": .string(result.target.env.rawValue),
                         "kind": .string(result.target.kind.rawValue), "status": .integer(result.status),
                     ])))
             }
         }
+        return effects
+    }
 
-        let accepted = receipt.results.filter(\.isAccepted).count
-        let attempted = receipt.results.count
-        if !isDelivered(batch.action, accepted: accepted, attempted: attempted) {
-            // Short of the threshold the card is left as it was, so the next tick re-sends.
-            let event: DecisionEvent = accepted == 0 ? .noneAccepted : .partial
-            effects.append(.log(DecisionLogLine(
-                ts: now, event: event, deviceId: deviceId,
-                fields: [
-                    "action": .string(batch.action.rawValue), "accepted": .integer(accepted),
-                    "attempted": .integer(attempted),
-                ])))
-        } else if pending.generation == box.generation {
-            isRecordChanged = true
-            effects += applyDelivered(batch, to: &box, now: now)
+    static func shortfallLine(_ action: PushAction, accepted: Int, attempted: Int, deviceId: DeviceID, now: UnixTime)
+        -> WatcherEffect
+    {
+        .log(DecisionLogLine(
+            ts: now, event: accepted == 0 ? .noneAccepted : .partial, deviceId: deviceId,
+            fields: ["action": .string(action.rawValue), "accepted": .integer(accepted), "attempted": .integer(attempted)]))
+    }
+
+    /// APNs no longer knows the channel a card listens on: nothing can reach that card any more. Forget the
+    /// channel and the card (it reads stale on the phone at its stale date), so the next tick starts a
+    /// card that can be reached, on a new channel.
+    private mutating func loseChannel(
+        _ channel: DeviceChannel, answer: ChannelAnswer, purpose: PushPurpose, box: inout FleetBox, now: UnixTime
+    ) -> [WatcherEffect] {
+        if box.record.channel.current == channel { box.record.channel.current = nil }
+        if box.record.channel.successor == channel { box.record.channel.successor = nil }
+        var fields = Self.failureFields(answer, operation: "publish", env: channel.env)
+        fields["channel"] = .string(channel.shortId)
+        var effects: [WatcherEffect] = [.log(DecisionLogLine(ts: now, event: .channelFailed, deviceId: channel.deviceId, fields: fields))]
+        if purpose == .retiringEnd {
+            box.record.retiringCard?.channel = nil
+            return effects + finishRenewal(&box, deviceId: channel.deviceId, isOldCardEnded: false, now: now)
         }
-        boxes[deviceId] = box
-        if isRecordChanged { effects.append(.saveDevice(deviceId, box.record)) }
+        if box.record.card?.channel == channel.id {
+            box.record.card = nil
+            box.generation &+= 1
+            box.endGate = EndGateState()
+            effects.append(.recordHistory(.ended(channel.deviceId, at: now, reason: .unreachable)))
+        }
         return effects
     }
 
@@ -55,21 +102,43 @@ extension Watcher {
         }
     }
 
-    private func applyDelivered(_ batch: PushBatch, to box: inout FleetBox, now: UnixTime) -> [WatcherEffect] {
+    private mutating func applyDelivered(
+        _ batch: PushBatch, purpose: PushPurpose, to box: inout FleetBox, now: UnixTime
+    ) -> [WatcherEffect] {
         switch batch.action {
         case .start:
-            box.record.card = FleetCard(contentState: batch.contentState, startedAt: now, origin: .pushToStart)
             box.record.veto = nil
             box.record.isVetoLogged = false
+            if purpose == .renewal { return applyRenewal(batch, to: &box, now: now) }
+            box.record.card = FleetCard(
+                contentState: batch.contentState, startedAt: now, origin: .pushToStart, channel: batch.inputPushChannel,
+                staleAt: batch.staleDate)
             return [.recordHistory(.started(batch.deviceId, at: now, origin: .pushToStart))]
         case .update:
             box.record.card?.contentState = batch.contentState
+            box.record.card?.staleAt = batch.staleDate
             return []
         case .end:
             box.record.card = nil
             box.endGate = EndGateState()
-            return [.recordHistory(.ended(batch.deviceId, at: now, reason: .serverEnded))]
+            var effects: [WatcherEffect] = [.recordHistory(.ended(batch.deviceId, at: now, reason: .serverEnded))]
+            if guards.isOn(.tokenForgetting) {
+                effects += forgetUpdateTokens(&box, deviceId: batch.deviceId, reason: "card-ended", now: now)
+            }
+            return effects
         }
+    }
+
+    /// One publish to a channel, as logged (`broadcast`).
+    static func broadcastLine(
+        _ answer: ChannelAnswer, action: PushAction, channel: DeviceChannel, deviceId: DeviceID, now: UnixTime
+    ) -> DecisionLogLine {
+        var fields: [String: LogValue] = [
+            "action": .string(action.rawValue), "channel": .string(channel.shortId), "env": .string(channel.env.rawValue),
+            "status": .integer(answer.status), "ms": .number(answer.milliseconds),
+        ]
+        if let reason = answer.reason { fields["reason"] = .string(reason) }
+        return DecisionLogLine(ts: now, event: .broadcast, deviceId: deviceId, fields: fields)
     }
 
     static func sendLine(_ result: TokenResult, action: PushAction, deviceId: DeviceID, now: UnixTime)

@@ -43,11 +43,12 @@ extension Watcher {
         box.generation &+= 1
         box.endGate = EndGateState()
         if !isLoaded { box.isEndedReportedBeforeLoad = true }
-        var effects: [WatcherEffect] = [
-            .log(DecisionLogLine(
-                ts: now, event: .clientEnded, deviceId: deviceId,
-                fields: ["veto": .strings(population.map(\.rawValue).sorted()), "hadCard": .bool(hadCard)]))
-        ]
+        // The ended card's update token is a corpse now (guard `token-forgetting`).
+        var effects = guards.isOn(.tokenForgetting)
+            ? forgetUpdateTokens(&box, deviceId: deviceId, reason: "client-ended", now: now) : []
+        effects.append(.log(DecisionLogLine(
+            ts: now, event: .clientEnded, deviceId: deviceId,
+            fields: ["veto": .strings(population.map(\.rawValue).sorted()), "hadCard": .bool(hadCard)])))
         if hadCard { effects.append(.recordHistory(.ended(deviceId, at: now, reason: .clientEnded))) }
         effects.append(.saveDevice(deviceId, box.record))
         return effects
@@ -57,13 +58,24 @@ extension Watcher {
     mutating func reportDevice(_ deviceId: DeviceID, _ profile: DeviceProfile) -> [WatcherEffect] {
         var box = box(deviceId)
         box.record.profile = profile
+        if profile.liveActivityChannels {
+            // A fallback to token mode lasts until the app next says it wants channels (each launch), so
+            // a device that hit the channel limit tries again once there may be room.
+            box.record.channel.fallbackReason = nil
+            box.record.channel.failures = 0
+            box.record.channel.retryAt = nil
+        }
         boxes[deviceId] = box
         return [.saveDevice(deviceId, box.record)]
     }
 
     /// The stored state arrived. Anything reported while it loaded is newer and is kept.
-    mutating func load(_ devices: [DeviceID: DeviceRecord], since stored: SinceMap, now: UnixTime) -> [WatcherEffect] {
+    mutating func load(
+        _ devices: [DeviceID: DeviceRecord], since stored: SinceMap, retiredChannels retired: [DeviceChannel], now: UnixTime
+    ) -> [WatcherEffect] {
         var effects: [WatcherEffect] = []
+        // Deletions asked for before the restart are asked again at the first tick.
+        for channel in retired where !retiredChannels.contains(channel) { retiredChannels.append(channel) }
         for deviceId in devices.keys.sorted() {
             let storedRecord = devices[deviceId]!
             guard let current = boxes[deviceId] else {
@@ -75,7 +87,10 @@ extension Watcher {
             var merged = storedRecord
             // Registrations during the load are newer than the stored ones: apply them on top, oldest first.
             for token in current.record.tokens.reversed() { merged.tokens.register(token, guards: guards) }
-            if current.record.profile != DeviceProfile() { merged.profile = current.record.profile }
+            if current.record.profile != DeviceProfile() {
+                merged.profile = current.record.profile
+                if current.record.profile.liveActivityChannels { merged.channel.fallbackReason = nil }
+            }
             // An /ended that landed mid-load must win over the snapshot, or the dead card is resurrected
             // (guard `ended-report-wins`). A card adopted mid-load is newer too.
             if guards.isOn(.endedReportWins), current.isEndedReportedBeforeLoad || current.record.card != nil {

@@ -1,3 +1,4 @@
+import APNs
 import FleetCore
 
 extension Watcher {
@@ -5,6 +6,7 @@ extension Watcher {
     mutating func tick(_ fleet: FleetSnapshot, now: UnixTime) -> [WatcherEffect] {
         guard isLoaded else { return [] }
         var effects = refreshViews(fleet, now: now)
+        effects += retryChannelDeletions(now: now)
         for deviceId in sortedDevices {
             let hiddenDirs = boxes[deviceId]!.record.profile.hiddenDirs
             let view = cache.view(for: hiddenDirs, since: since, guards: guards)
@@ -29,41 +31,59 @@ extension Watcher {
         return [.saveSince(changed: changed, removed: removed)]
     }
 
-    /// The section-6 decision table for one device.
+    /// The section-6 decision table for one device, plus token ageing, channel upkeep and renewal.
     ///
     /// The box is written back only when this tick changed it, so a tick over an unchanged fleet copies nothing.
     private mutating func decide(_ deviceId: DeviceID, view: FleetView, now: UnixTime) -> [WatcherEffect] {
         var box = boxes[deviceId]!
         // A push for this card is in flight; its answer decides what the card holds.
         guard box.pending == nil else { return [] }
-        let before = (box.noTokensLogged, box.endGate, box.record.isVetoLogged, box.startHeldSince)
-        defer {
-            if box.pending != nil
-                || before != (box.noTokensLogged, box.endGate, box.record.isVetoLogged, box.startHeldSince)
-            {
-                boxes[deviceId] = box
-            }
+        let before = box
+        var effects = forgetAgedTokens(&box, deviceId: deviceId, now: now)
+        effects += upkeepChannels(&box, deviceId: deviceId, now: now)
+        if box.record.retiringCard != nil {
+            effects += endRetiringCard(&box, deviceId: deviceId, now: now)
+        } else {
+            effects += decideCard(&box, deviceId: deviceId, view: view, now: now)
         }
+        if box != before {
+            boxes[deviceId] = box
+            if box.record != before.record { effects.append(.saveDevice(deviceId, box.record)) }
+        }
+        return effects
+    }
+
+    private mutating func decideCard(
+        _ box: inout FleetBox, deviceId: DeviceID, view: FleetView, now: UnixTime
+    ) -> [WatcherEffect] {
         var content = view.contentState
         content.updatedAt = now
+        var effects: [WatcherEffect] = []
+        if let card = box.record.card, guards.isOn(.renewal), now - card.startedAt >= CardPolicy.cardLifetimeSeconds {
+            effects += expireCard(&box, deviceId: deviceId, now: now)
+        }
 
         guard let card = box.record.card else {
             guard view.activeTotal > 0 else {
                 box.startHeldSince = nil
-                return []
+                return effects
             }
             // Phone ends card -> server push-starts a replacement -> phone ends that too, 27-102 times a
             // day, stacking stale cards (guard `start-veto`). Holds until some active sid is new.
             if guards.isOn(.startVeto), let veto = box.record.veto, view.activeSids.isSubset(of: veto) {
-                guard !box.record.isVetoLogged else { return [] }
+                guard !box.record.isVetoLogged else { return effects }
                 box.record.isVetoLogged = true
                 let line = DecisionLogLine(
                     ts: now, event: .startVetoed, deviceId: deviceId,
                     fields: ["veto": .strings(veto.map(\.rawValue).sorted()), "active": .integer(view.activeTotal)])
-                return [.log(line), .saveDevice(deviceId, box.record)]
+                return effects + [.log(line)]
             }
-            if let held = holdStart(&box, deviceId: deviceId, view: view, now: now) { return held }
-            return send(.start, content: content, dismissalDate: nil, box: &box, deviceId: deviceId, now: now)
+            if let held = holdStart(&box, deviceId: deviceId, view: view, now: now) { return effects + held }
+            // A channel is being made for this device: a card started now would be a token card, the kind
+            // an idle phone never hands the token of. Wait for the answer (it is one request away).
+            if wantsChannel(box.record), box.record.channel.current == nil, box.isChannelRequested { return effects }
+            let channel = startChannel(box.record)
+            return effects + send(.start, content: content, box: &box, deviceId: deviceId, now: now, startChannel: channel)
         }
         box.startHeldSince = nil
 
@@ -73,40 +93,19 @@ extension Watcher {
             &box.endGate, activeTotal: view.activeTotal, isTrustworthy: view.isTrustworthy, now: now,
             guards: guards)
         if view.activeTotal == 0 {
-            guard verdict == .end else { return [] }
-            return send(.end, content: .zeroed(at: now), dismissalDate: now, box: &box, deviceId: deviceId, now: now)
+            guard verdict == .end else { return effects }
+            return effects + send(.end, content: .zeroed(at: now), box: &box, deviceId: deviceId, now: now)
+        }
+        if guards.isOn(.renewal), now - card.startedAt >= policy.renewAfter {
+            return effects + renew(&box, card: card, content: content, deviceId: deviceId, now: now)
         }
         if card.contentState.isSame(as: content, guards: guards) {
             box.noTokensLogged = nil
-            return []
+            // A steady card is re-pushed before its stale date, so only a card nobody can reach reads stale.
+            guard guards.isOn(.staleDate), let staleAt = card.staleAt, now >= staleAt - policy.staleRefreshLead else {
+                return effects
+            }
         }
-        return send(.update, content: content, dismissalDate: nil, box: &box, deviceId: deviceId, now: now)
-    }
-
-    /// Addresses `action` to every token that can carry it, or logs `no-tokens` (once per action).
-    private mutating func send(
-        _ action: PushAction, content: ContentState, dismissalDate: UnixTime?, box: inout FleetBox,
-        deviceId: DeviceID, now: UnixTime
-    ) -> [WatcherEffect] {
-        let kind: TokenKind = action == .start ? .pushToStart : .update
-        let targets = box.record.tokens.of(kind).map(\.target)
-        guard !targets.isEmpty else {
-            guard box.noTokensLogged != action else { return [] }
-            box.noTokensLogged = action
-            return [.log(DecisionLogLine(ts: now, event: .noTokens, deviceId: deviceId, fields: ["action": .string(action.rawValue)]))]
-        }
-        box.noTokensLogged = nil
-        let batch = PushBatch(
-            id: makeBatchId(), deviceId: deviceId, action: action, contentState: content,
-            dismissalDate: dismissalDate, targets: targets, decidedAt: now)
-        box.pending = PendingPush(batch: batch, generation: box.generation)
-        let decide = DecisionLogLine(
-            ts: now, event: .decide, deviceId: deviceId,
-            fields: [
-                "action": .string(action.rawValue), "tokens": .integer(targets.count),
-                "working": .integer(content.working), "needsInput": .integer(content.needsInput),
-                "rows": .strings(content.rows.map { "\($0.sid.rawValue):\($0.state.rawValue)" }),
-            ])
-        return [.log(decide), .send(batch)]
+        return effects + send(.update, content: content, box: &box, deviceId: deviceId, now: now)
     }
 }

@@ -1,3 +1,4 @@
+import APNs
 import FleetCore
 
 /// The server's Live Activity watcher as a pure reducer: one fleet box per device, events in, effects out.
@@ -17,6 +18,8 @@ public struct Watcher: Sendable {
     public let guards: GuardSet
     /// How long a due start waits for a foreground app's own card (see ``StartHold``).
     public let startHold: StartHold
+    /// Staleness, renewal, token ageing, the priority budget and channel retries.
+    public let policy: CardPolicy
     /// Every device's fleet box.
     public internal(set) var boxes: [DeviceID: FleetBox] = [:]
     /// The sticky `since` baselines of every active session, server-wide (a session's state history is
@@ -27,17 +30,23 @@ public struct Watcher: Sendable {
     var cache = FleetViewCache()
     var nextBatchId: UInt64 = 1
     var sortedDevices: [DeviceID] = []
+    /// Channels no device needs any more, until APNs confirms their deletion (persisted).
+    public internal(set) var retiredChannels: [DeviceChannel] = []
+    /// Deletions asked and not answered yet, and when a failed one may be tried again.
+    var channelDeletions: [BroadcastChannelID: ChannelDeletion] = [:]
 
-    public init(guards: GuardSet = .all, startHold: StartHold = StartHold()) {
+    public init(guards: GuardSet = .all, startHold: StartHold = StartHold(), policy: CardPolicy = CardPolicy()) {
         self.guards = guards
         self.startHold = startHold
+        self.policy = policy
     }
 
     /// Applies one event; returns what the driver must do, in order.
     @discardableResult
     public mutating func handle(_ event: WatcherEvent) -> [WatcherEffect] {
         switch event {
-        case .loaded(let devices, let since, let now): load(devices, since: since, now: now)
+        case .loaded(let devices, let since, let retired, let now):
+            load(devices, since: since, retiredChannels: retired, now: now)
         case .ticked(let fleet, let now): tick(fleet, now: now)
         case .deviceReported(let deviceId, let profile, _): reportDevice(deviceId, profile)
         case .appStateReported(let deviceId, let appState, let now): reportAppState(deviceId, appState, now: now)
@@ -45,6 +54,11 @@ public struct Watcher: Sendable {
             registerToken(deviceId, LiveActivityToken(kind: kind, env: env, hex: hex, registeredAt: now))
         case .endedReported(let deviceId, let now): reportEnded(deviceId, now: now)
         case .pushAnswered(let receipt, let now): answer(receipt, now: now)
+        case .deviceDeleted(let deviceId, let now): deleteDevice(deviceId, now: now)
+        case .channelCardReported(let deviceId, let channelId, let now): reportChannelCard(deviceId, channelId, now: now)
+        case .channelCreationAnswered(let deviceId, let env, let answer, let now):
+            answerChannelCreation(deviceId, env, answer, now: now)
+        case .channelDeletionAnswered(let channel, let answer, let now): answerChannelDeletion(channel, answer, now: now)
         }
     }
 

@@ -1,10 +1,12 @@
+import APNs
 import FleetCore
 
 /// Something that happened to the watcher. Each event carries its own time (Unix seconds).
 public enum WatcherEvent: Hashable, Sendable {
     /// The stored state finished loading (restart persistence). Ticks before it are ignored, so a
     /// restart never push-starts a duplicate of a card the device already has.
-    case loaded(devices: [DeviceID: DeviceRecord], since: SinceMap, at: UnixTime)
+    /// `retiredChannels`: channels no device needs any more whose deletion APNs has not confirmed yet.
+    case loaded(devices: [DeviceID: DeviceRecord], since: SinceMap, retiredChannels: [DeviceChannel] = [], at: UnixTime)
     /// A tick (periodic, or prompt after a change) over the current fleet.
     case ticked(FleetSnapshot, at: UnixTime)
     /// `PUT /api/devices/{deviceId}` (tokens in it arrive as separate ``tokenRegistered`` events).
@@ -17,6 +19,15 @@ public enum WatcherEvent: Hashable, Sendable {
     case endedReported(DeviceID, at: UnixTime)
     /// APNs answered every token of a batch the watcher sent.
     case pushAnswered(PushReceipt, at: UnixTime)
+    /// `DELETE /api/devices/{deviceId}`: the device is gone; its channels are deleted, its record forgotten.
+    case deviceDeleted(DeviceID, at: UnixTime)
+    /// The app made its own card on one of the device's channels (`pushType: .channel(id)`) and said so
+    /// (`POST /api/push/live-activity/channel-card`): the channel-mode twin of an update-token registration.
+    case channelCardReported(DeviceID, BroadcastChannelID, at: UnixTime)
+    /// APNs answered a ``ChannelRequest/create(_:_:_:)`` for this device and env.
+    case channelCreationAnswered(DeviceID, PushEnvironment, ChannelAnswer, at: UnixTime)
+    /// APNs answered a ``ChannelRequest/delete(_:)``.
+    case channelDeletionAnswered(DeviceChannel, ChannelAnswer, at: UnixTime)
 }
 
 /// How a card left the screen, for the card history.
@@ -25,6 +36,12 @@ public enum CardEndReason: String, Hashable, Sendable, Codable {
     case serverEnded
     /// The phone reported ending it (`/ended`).
     case clientEnded
+    /// A renewal replaced it before iOS's 8-hour limit.
+    case renewed
+    /// iOS ended it at its 8-hour limit and nothing had replaced it.
+    case expired
+    /// APNs no longer knew the channel it listened on, so nothing could reach it.
+    case unreachable
 }
 
 /// A change to the card history (when each card started, how, when it ended and why).
@@ -46,4 +63,10 @@ public enum WatcherEffect: Hashable, Sendable {
     /// Persist the changed sticky `since` baselines.
     case saveSince(changed: SinceMap, removed: [SessionID])
     case recordHistory(CardHistoryEvent)
+    /// Ask APNs' channel management API; feed the answer back (see ``ChannelRequest``).
+    case requestChannel(ChannelRequest)
+    /// Persist the channels awaiting deletion (the whole list; it replaces the stored one).
+    case saveRetiredChannels([DeviceChannel])
+    /// Remove this device's record (and its tokens) from the store.
+    case forgetDevice(DeviceID)
 }

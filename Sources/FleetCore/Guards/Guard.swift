@@ -27,6 +27,20 @@ public enum Guard: String, CaseIterable, Hashable, Sendable, Codable {
     case maxRows = "max-rows"
     /// Server: an `/ended` report that lands while state loads wins over the stored state.
     case endedReportWins = "ended-report-wins"
+    /// Server: an iOS 18 device that asks for it gets a broadcast channel; its card is push-started with
+    /// `input-push-channel` and updated and ended by publishing, so no per-card token is needed (the
+    /// idle phone that never hands back a new card's token).
+    case broadcastChannels = "broadcast-channels"
+    /// Server: every start and update carries a `stale-date`, and a steady card is refreshed before it,
+    /// so a card nobody can reach any more reads stale instead of lying.
+    case staleDate = "stale-date"
+    /// Server: a card nearing iOS's 8-hour limit is replaced while sessions stay active.
+    case renewal = "renewal"
+    /// Server: a card's update token is forgotten when the card ends, and one never refreshed in 12 h.
+    case tokenForgetting = "token-forgetting"
+    /// Server: priority 10 only for what needs the person, within an hourly budget; routine updates are
+    /// priority 5 and coalesced per device.
+    case priorityBudget = "priority-budget"
 }
 
 /// Which guards are on. Production code always runs with ``all``; only the simulator and tests turn some off.

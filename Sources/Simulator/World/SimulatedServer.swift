@@ -152,7 +152,11 @@ final class SimulatedServer {
             case .send(let batch): deliver(batch, simulation)
             case .log(let line): record(line, simulation)
             case .recordHistory(.started(_, at: _, origin: .pushToStart)): simulation.metrics.serverStarted()
-            case .saveDevice, .saveSince, .recordHistory: break
+            case .saveDevice, .saveSince, .recordHistory, .saveRetiredChannels, .forgetDevice: break
+            case .requestChannel:
+                // Minimal until the simulated APNs models channels: no simulated device asks for channel
+                // mode yet (`liveActivityChannels` stays false), so the watcher never requests one.
+                break
             }
         }
     }

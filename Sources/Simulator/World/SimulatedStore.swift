@@ -15,7 +15,8 @@ final class SimulatedStore {
         case .saveSince(let changed, let removed):
             since.merge(changed) { _, new in new }
             for sid in removed { since[sid] = nil }
-        case .send, .log, .recordHistory: break
+        case .forgetDevice(let deviceId): devices[deviceId] = nil
+        case .send, .log, .recordHistory, .requestChannel, .saveRetiredChannels: break
         }
     }
 }

@@ -1,0 +1,52 @@
+import FleetCore
+
+/// The time rules of the server's card: staleness, the 8-hour renewal, token ageing, the priority budget,
+/// and how often a failing channel is retried. Every threshold is defined here once; the watcher, the
+/// configuration (`LFG_STALE_AFTER_S`) and the simulator read them from here.
+public struct CardPolicy: Hashable, Sendable {
+    /// `stale-date` = push time + this (`LFG_STALE_AFTER_S`).
+    ///
+    /// 15 minutes, until the simulator's curve says otherwise: long enough that a steady card costs only
+    /// a few priority-5 refreshes an hour, short enough that a card nobody can reach any more (a dead
+    /// token, a server down, a phone offline) stops pretending within a quarter of an hour.
+    public static let defaultStaleAfterSeconds: Double = 15 * 60
+
+    /// iOS ends a card this long after it started (reference 4.7).
+    public static let cardLifetimeSeconds: Double = 8 * 3600
+
+    public var staleAfter: Double
+    /// A card whose stale date is this close is re-pushed (priority 5, same content) so a steady,
+    /// correct card never turns stale: a third of `staleAfter`, so two refreshes can be lost or delayed
+    /// by iOS's opportunistic priority-5 delivery before the card reads stale.
+    public var staleRefreshLead: Double
+    /// A card this old is renewed while sessions stay active: 30 minutes before iOS ends it, room for a
+    /// channel to be made and a start to be retried several times.
+    public var renewAfter: Double
+    /// An update token never refreshed for this long is forgotten: 8 hours a card can live plus 4 on the
+    /// Lock Screen after it ends (seed 003). Push-to-start tokens never age: an idle phone mints no new
+    /// one, and it is the only way to reach it.
+    public var updateTokenMaxAge: Double
+    /// The priority rule and the coalescing of routine updates.
+    public var budget: PushBudget
+    /// Consecutive failures to create a device's channel after which it falls back to token mode.
+    public var channelAttempts: Int
+    /// The first wait before a failed channel creation is retried; doubled after each failure.
+    public var channelRetryDelay: Double
+
+    public init(
+        staleAfter: Double = CardPolicy.defaultStaleAfterSeconds, staleRefreshLead: Double? = nil,
+        renewAfter: Double = CardPolicy.cardLifetimeSeconds - 30 * 60, updateTokenMaxAge: Double = 12 * 3600,
+        budget: PushBudget = PushBudget(), channelAttempts: Int = 3, channelRetryDelay: Double = 30
+    ) {
+        self.staleAfter = staleAfter
+        self.staleRefreshLead = staleRefreshLead ?? staleAfter / 3
+        self.renewAfter = renewAfter
+        self.updateTokenMaxAge = updateTokenMaxAge
+        self.budget = budget
+        self.channelAttempts = channelAttempts
+        self.channelRetryDelay = channelRetryDelay
+    }
+
+    /// The `stale-date` of a start or update decided at `now`.
+    public func staleDate(pushedAt now: UnixTime) -> UnixTime { now + staleAfter }
+}

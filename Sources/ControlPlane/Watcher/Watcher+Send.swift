@@ -1,0 +1,79 @@
+import APNs
+import FleetCore
+
+/// Turning a decided action into a batch: where it goes (tokens or a channel), at which priority, with
+/// which stale date.
+extension Watcher {
+    /// Addresses `action` and sends it, logs `no-tokens` (once per action) when nothing can carry it, or
+    /// does nothing while a routine change waits for its coalescing interval (guard `priority-budget`).
+    ///
+    /// - Parameter startChannel: for a `start`, the channel the new card subscribes to (channel mode).
+    mutating func send(
+        _ action: PushAction, content: ContentState, box: inout FleetBox, deviceId: DeviceID, now: UnixTime,
+        purpose: PushPurpose = .card, startChannel: DeviceChannel? = nil
+    ) -> [WatcherEffect] {
+        let route = self.route(action, box: box, purpose: purpose, startChannel: startChannel)
+        guard route.channel != nil || !route.targets.isEmpty else {
+            guard box.noTokensLogged != action else { return [] }
+            box.noTokensLogged = action
+            return [.log(DecisionLogLine(ts: now, event: .noTokens, deviceId: deviceId, fields: ["action": .string(action.rawValue)]))]
+        }
+        let shown = purpose == .card ? box.record.card?.contentState : nil
+        let priority: PushPriority
+        switch priorityVerdict(action, shown: shown, next: content, box: box, now: now) {
+        case .wait: return []
+        case .send(let chosen): priority = chosen
+        }
+        box.noTokensLogged = nil
+        box.lastPushAt = now
+        if priority == .immediate {
+            box.immediateSent.removeAll { $0 <= now - 3600 }
+            box.immediateSent.append(now)
+        }
+        let batch = PushBatch(
+            id: makeBatchId(), deviceId: deviceId, action: action, contentState: content,
+            dismissalDate: action == .end ? now : nil, targets: route.targets, decidedAt: now, priority: priority,
+            staleDate: action != .end && guards.isOn(.staleDate) ? policy.staleDate(pushedAt: now) : nil,
+            inputPushChannel: action == .start ? startChannel?.id : nil, channel: route.channel)
+        box.pending = PendingPush(batch: batch, generation: box.generation, purpose: purpose)
+        var fields: [String: LogValue] = [
+            "action": .string(action.rawValue), "tokens": .integer(route.targets.count),
+            "working": .integer(content.working), "needsInput": .integer(content.needsInput),
+            "rows": .strings(content.rows.map { "\($0.sid.rawValue):\($0.state.rawValue)" }),
+            "priority": .integer(priority.rawValue),
+        ]
+        if let channel = route.channel ?? startChannel { fields["channel"] = .string(channel.shortId) }
+        if purpose != .card { fields["purpose"] = .string(purpose == .renewal ? "renewal" : "retiring-end") }
+        return [.log(DecisionLogLine(ts: now, event: .decide, deviceId: deviceId, fields: fields)), .send(batch)]
+    }
+
+    /// Priority 10 and never delayed for what needs the person; routine changes priority 5, coalesced.
+    /// With guard `priority-budget` off, everything goes at once at priority 10 (the old behaviour).
+    private func priorityVerdict(
+        _ action: PushAction, shown: ContentState?, next: ContentState, box: FleetBox, now: UnixTime
+    ) -> PushBudget.Verdict {
+        guard guards.isOn(.priorityBudget) else { return .send(.immediate) }
+        return policy.budget.verdict(
+            action, shown: shown, next: next, lastPushAt: box.lastPushAt, immediateSent: box.immediateSent, now: now)
+    }
+
+    /// Where a push goes: a start to the push-to-start tokens (only those of the channel's env when it
+    /// starts a channel card); a channel card's update and end to its channel; a token card's to its
+    /// update tokens; the end of a renewed card to what it listened on.
+    private func route(
+        _ action: PushAction, box: FleetBox, purpose: PushPurpose, startChannel: DeviceChannel?
+    ) -> (targets: [PushTarget], channel: DeviceChannel?) {
+        let record = box.record
+        if action == .start {
+            let tokens = record.tokens.of(.pushToStart).filter { startChannel == nil || $0.env == startChannel?.env }
+            return (tokens.map(\.target), nil)
+        }
+        if purpose == .retiringEnd, let retiring = record.retiringCard {
+            return retiring.channel.map { ([], $0) } ?? (retiring.updateTargets, nil)
+        }
+        if let id = record.card?.channel {
+            return ([], record.channel.channels.first { $0.id == id })
+        }
+        return (record.tokens.of(.update).map(\.target), nil)
+    }
+}
