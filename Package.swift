@@ -35,6 +35,8 @@ let package = Package(
 
         // MARK: shared
         .target(name: "FleetCore", swiftSettings: strict),
+        // Bounded awaits for every test target: a hang becomes a named failing test.
+        .target(name: "AsyncTesting", swiftSettings: strict),
 
         // MARK: APNs provider
         .target(name: "APNs", dependencies: ["FleetCore"], swiftSettings: strict),
@@ -43,6 +45,7 @@ let package = Package(
         .target(name: "HTTP2Wire", dependencies: ["CNGHTTP2", "COpenSSL", "OpenSSLSupport"], swiftSettings: strict),
         .target(name: "APNsHTTP2", dependencies: ["APNs", "HTTP2Wire"], swiftSettings: strict),
         .target(name: "APNsMock", dependencies: ["APNs", "ES256OpenSSL", "HTTP2Wire"], swiftSettings: strict),
+        .target(name: "APNsTesting", dependencies: ["APNs"], swiftSettings: strict),
 
         // MARK: control plane
         .target(name: "HTTPTypes", swiftSettings: strict),
@@ -50,6 +53,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["HTTPTypes", "CCurl", "CCurlShims"], swiftSettings: strict),
         .target(name: "ControlPlane", dependencies: ["FleetCore", "APNs", "HTTPTypes"], swiftSettings: strict),
         .target(name: "StoreSQLite", dependencies: ["ControlPlane", "APNs", "CSQLite"], swiftSettings: strict),
+        .target(name: "ControlPlaneTesting", dependencies: ["ControlPlane", "APNs", "AsyncTesting"], swiftSettings: strict),
 
         // MARK: app side
         .target(name: "FleetApp", dependencies: ["FleetCore", "HTTPTypes"], swiftSettings: strict),
@@ -72,6 +76,7 @@ let package = Package(
             dependencies: [
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
                 "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
+                "ControlPlaneTesting",  // `lfg bench serve` only; the server path never uses a fake
             ],
             swiftSettings: strict
         ),
@@ -80,17 +85,24 @@ let package = Package(
 
         // MARK: tests (one target per module)
         .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore"], swiftSettings: strict),
+        .testTarget(name: "AsyncTestingTests", dependencies: ["AsyncTesting"], swiftSettings: strict),
         .testTarget(
-            name: "APNsTests", dependencies: ["APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTP2Wire"], swiftSettings: strict
+            name: "APNsTests", dependencies: ["APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTP2Wire", "APNsTesting"],
+            swiftSettings: strict
         ),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient", "AsyncTesting"], swiftSettings: strict),
         .testTarget(
             name: "ControlPlaneTests",
-            dependencies: ["ControlPlane", "StoreSQLite", "HTTPServer", "HTTPClient", "APNs", "APNsMock", "ES256OpenSSL", "LFGCommand"],
+            dependencies: [
+                "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "HTTPServer", "HTTPClient", "APNs",
+                "APNsMock", "ES256OpenSSL", "LFGCommand",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "FleetAppTests", dependencies: ["FleetApp", "FleetAppTesting", "FleetCore", "HTTPTypes", "ControlPlane", "APNs"], swiftSettings: strict),
+            name: "FleetAppTests",
+            dependencies: ["FleetApp", "FleetAppTesting", "FleetCore", "HTTPTypes", "ControlPlane", "ControlPlaneTesting", "APNs"],
+            swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
         .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis"], swiftSettings: strict),
         .testTarget(
@@ -101,7 +113,8 @@ let package = Package(
             name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(
-            name: "HookAdapterTests", dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes"], swiftSettings: strict),
+            name: "HookAdapterTests",
+            dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
         .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import ControlPlane
+import ControlPlaneTesting
 import FleetCore
 import Foundation
 import HTTPClient
@@ -69,7 +70,7 @@ public struct BenchServeCommand: Command {
         try HomeFiles.prepare(home)
         defer { try? FileManager.default.removeItem(atPath: home) }
         let left = Mutex<[ContinuousClock.Instant]>([])
-        let gateway = ScriptedPushGateway { _ in left.withLock { $0.append(ContinuousClock.now) } }
+        let gateway = ScriptedPushGateway.answeringEverything(status: 200) { _ in left.withLock { $0.append(ContinuousClock.now) } }
         let service = ControlPlaneService(.init(
             store: try SQLiteStore(path: home + "/" + HomeFiles.database), gateway: gateway,
             decisionLog: try DecisionLogFile(path: home + "/" + HomeFiles.decisionLog)))
@@ -95,7 +96,7 @@ public struct BenchServeCommand: Command {
             for index in 0...reports {
                 let sent = ContinuousClock.now
                 try await send("PUT", "/api/sessions/bench", #"{"title":"step \#(index)","busy":true}"#)
-                await gateway.waitForDeliveries(index + 1)
+                try await gateway.waitForDeliveries(index + 1)
                 let leftAt = left.withLock { $0[index] }
                 if index > 0 { samples.append(BenchServeFleet.milliseconds(leftAt - sent)) }  // the first warms up
             }

@@ -1,3 +1,4 @@
+import AsyncTesting
 import ControlPlane
 import FleetCore
 import Foundation
@@ -108,9 +109,12 @@ import Testing
         }
         await harness.call("PUT", "/api/sessions/s1", #"{"busy":true}"#)
         await harness.call("POST", "/api/push/live-activity/ended", "")
-        var iterator = stream.makeAsyncIterator()
+        let received = Inbox(draining: stream)
         var frames: [String] = []
-        for _ in 0..<3 { if let data = await iterator.next() { frames.append(String(decoding: data, as: UTF8.self)) } }
+        for _ in 0..<3 {
+            if let data = try await received.next("the next event frame") { frames.append(String(decoding: data, as: UTF8.self)) }
+        }
+        try #require(frames.count == 3)
         #expect(frames[0] == ": connected\n\n")
         #expect(frames[1].hasPrefix("event: session\ndata: {"))
         #expect(frames[1].contains("\"sid\":\"s1\""))

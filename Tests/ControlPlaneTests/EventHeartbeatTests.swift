@@ -1,5 +1,7 @@
 import APNs
+import AsyncTesting
 import ControlPlane
+import ControlPlaneTesting
 import Foundation
 import Testing
 
@@ -16,15 +18,15 @@ import Testing
     func keepaliveEvery15Seconds() async throws {
         let clock = ManualClock()
         let service = try await Self.service(clock)
-        var frames = service.events.subscribe().makeAsyncIterator()
-        #expect(await frames.next() == Data(": connected\n\n".utf8))
+        let frames = Inbox(draining: service.events.subscribe())
+        #expect(try await frames.next("the connected comment") == Data(": connected\n\n".utf8))
         let loop = Task { await service.run() }
         defer { loop.cancel() }
 
         for _ in 0..<2 {
-            await clock.waitForSleeper(until: clock.now.advanced(by: EventHub.heartbeatInterval))
+            try await clock.waitForSleeper(until: clock.now.advanced(by: EventHub.heartbeatInterval))
             clock.advance(by: EventHub.heartbeatInterval)
-            #expect(await frames.next() == Data(": keepalive\n\n".utf8))
+            #expect(try await frames.next("a keepalive comment") == Data(": keepalive\n\n".utf8))
         }
         #expect(EventHub.heartbeatInterval == .seconds(15))
     }
@@ -43,15 +45,15 @@ import Testing
                 wrote.yield()
             }
         }
-        var writes = written.makeAsyncIterator()
-        await writes.next()
+        let writes = Inbox(draining: written)
+        _ = try await writes.next("the pump's first write")
         #expect(service.events.subscriberCount == 1)
 
         let loop = Task { await service.run() }
         defer { loop.cancel() }
-        await clock.waitForSleeper(until: clock.now.advanced(by: EventHub.heartbeatInterval))
+        try await clock.waitForSleeper(until: clock.now.advanced(by: EventHub.heartbeatInterval))
         clock.advance(by: EventHub.heartbeatInterval)
-        await pump.value
+        try await bounded("the pump to notice the closed client") { await pump.value }
         #expect(service.events.subscriberCount == 0)
     }
 }

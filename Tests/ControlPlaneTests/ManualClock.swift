@@ -1,3 +1,4 @@
+import AsyncTesting
 import Synchronization
 
 /// A clock whose time moves only when a test calls ``advance(by:)``; tests await sleepers instead of sleeping.
@@ -67,8 +68,12 @@ final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Returns once something sleeps until exactly `deadline`.
-    func waitForSleeper(until deadline: Instant) async {
+    /// Returns once something sleeps until exactly `deadline`; throws ``TimeLimitExceeded`` if nothing does in time.
+    func waitForSleeper(until deadline: Instant, within limit: Duration = defaultTimeLimit) async throws {
+        try await bounded("a sleeper until \(deadline.offset)", within: limit) { await self.sleeper(until: deadline) }
+    }
+
+    private func sleeper(until deadline: Instant) async {
         await withCheckedContinuation { continuation in
             let isThere = state.withLock { state in
                 if state.sleepers.contains(where: { $0.deadline == deadline }) { return true }

@@ -1,4 +1,5 @@
 import APNsMock
+import AsyncTesting
 import Foundation
 import Testing
 import HTTPClient
@@ -33,7 +34,7 @@ final class ServeProcess: Sendable {
         process.standardOutput = pipe
         process.standardError = pipe
         let output = OutputBuffer()
-        let ready = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let ready = Inbox<Void>()
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             let text = output.text.withLock { output in
@@ -41,15 +42,19 @@ final class ServeProcess: Sendable {
                 return output
             }
             if data.isEmpty || text.contains("live activities:") {
-                ready.withLock { $0.take() }?.resume()
+                ready.yield(())
                 if data.isEmpty { handle.readabilityHandler = nil }
             }
         }
-        await withCheckedContinuation { continuation in
-            ready.withLock { $0 = continuation }
-            do { try process.run() } catch { ready.withLock { $0.take() }?.resume() }
+        try process.run()
+        let serve = ServeProcess(process: process, port: port, output: output)
+        do {
+            _ = try await ready.next("lfg serve to print its 'live activities:' line")
+        } catch {
+            serve.stop(SIGKILL)
+            throw ServeProcessError(message: "\(error); it printed: \(serve.printed)")
         }
-        return ServeProcess(process: process, port: port, output: output)
+        return serve
     }
 
     private init(process: Process, port: Int, output: OutputBuffer) {
@@ -106,22 +111,20 @@ func freePort() -> Int {
 /// The pushes an APNs stand-in received, one at a time, as they arrive.
 final class MockPushes: Sendable {
     let server: APNsMockServer
-    private let stream: AsyncStream<MockRecord>
+    private let received: Inbox<MockRecord>
 
     init() throws {
-        let (stream, continuation) = AsyncStream.makeStream(of: MockRecord.self)
-        self.stream = stream
-        server = try APNsMockServer(onRecord: { continuation.yield($0) })
+        let received = Inbox<MockRecord>()
+        self.received = received
+        server = try APNsMockServer(onRecord: { received.yield($0) })
     }
 
-    /// The `aps.event` and token of the next push.
-    func next(_ iterator: inout AsyncStream<MockRecord>.Iterator) async -> (event: String, token: String)? {
-        guard let record = await iterator.next() else { return nil }
+    /// The `aps.event` and token of the next push; throws if none arrives in time.
+    func next() async throws -> (event: String, token: String)? {
+        guard let record = try await received.next("the next push at the APNs stand-in") else { return nil }
         let aps = (record.bodyJSON as? [String: Any])?["aps"] as? [String: Any]
         return (aps?["event"] as? String ?? "?", record.token)
     }
-
-    func makeIterator() -> AsyncStream<MockRecord>.Iterator { stream.makeAsyncIterator() }
 }
 
 struct ServeProcessError: Error, CustomStringConvertible {

@@ -26,7 +26,6 @@ import Testing
         let home = try makeTemporaryDirectory()
         let pushes = try MockPushes()
         defer { pushes.server.stop() }
-        var received = pushes.makeIterator()
         let port = freePort()
         let environment = try Self.environment(home: home, pushPort: port, apnsURL: pushes.server.baseURL)
 
@@ -34,11 +33,11 @@ import Testing
         #expect(first.printed.contains("live activities: pushing"))
         _ = try await first.call("POST", "/api/push/live-activity/start-token", #"{"token":"\#(hexA)","env":"sandbox","deviceId":"phone"}"#, token: Self.token)
         _ = try await first.call("PUT", "/api/sessions/s1", #"{"title":"Build","busy":true}"#, token: Self.token)
-        let start = await pushes.next(&received)
+        let start = try await pushes.next()
         #expect(start?.event == "start")
         #expect(start?.token == hexA)
         _ = try await first.call("POST", "/api/push/live-activity/update-token", #"{"token":"\#(hexB)","env":"sandbox","deviceId":"phone"}"#, token: Self.token)
-        let adopted = await pushes.next(&received)
+        let adopted = try await pushes.next()
         #expect(adopted?.event == "update")
         #expect(adopted?.token == hexB)
         first.stop(signal)
@@ -62,7 +61,7 @@ import Testing
 
         // The next push after the restart is an update of the existing card, never a second start.
         _ = try await second.call("PUT", "/api/sessions/s2", #"{"title":"Test","busy":true}"#, token: Self.token)
-        let next = await pushes.next(&received)
+        let next = try await pushes.next()
         #expect(next?.event == "update")
         #expect(next?.token == hexB)
     }

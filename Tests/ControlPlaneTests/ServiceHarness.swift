@@ -1,4 +1,5 @@
 import ControlPlane
+import ControlPlaneTesting
 import APNs
 import FleetCore
 import Foundation
@@ -18,7 +19,8 @@ final class ManualTime: Sendable {
 struct ServiceHarness {
     static let token = "test-token-0123456789"
     let store: InMemoryStore
-    let gateway = ScriptedPushGateway()
+    /// Every token answers 200 unless a test scripts it: the harness serves tests about routes, not APNs answers.
+    let gateway = ScriptedPushGateway.answeringEverything(status: 200)
     let log = InMemoryDecisionLog()
     let time = ManualTime()
     let service: ControlPlaneService

@@ -1,3 +1,4 @@
+import AsyncTesting
 import Foundation
 import HTTPClient
 import HTTPServer
@@ -36,11 +37,12 @@ extension Recorder where Value == String {
     }
 }
 
-/// A one-shot signal a test awaits instead of sleeping.
+/// A one-shot signal a test awaits instead of sleeping; the wait is bounded, so a signal that never
+/// fires is a named failure.
 final class Signal: Sendable {
-    private let stream: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
-    init() { (stream, continuation) = AsyncStream.makeStream(of: Void.self) }
-    func fire() { continuation.yield() }
-    func wait() async { for await _ in stream { return } }
+    private let fired = Inbox<Void>()
+    let name: String
+    init(_ name: String) { self.name = name }
+    func fire() { fired.yield(()) }
+    func wait() async throws { _ = try await fired.next(name) }
 }

@@ -1,3 +1,4 @@
+import AsyncTesting
 import Foundation
 import HTTPClient
 import HTTPServer
@@ -9,7 +10,7 @@ import Testing
 final class EventSource: Sendable {
     let stream: AsyncStream<Data>
     let continuation: AsyncStream<Data>.Continuation
-    let terminated = Signal()
+    let terminated = Signal("the event source's stream to be terminated")
 
     init() {
         (stream, continuation) = AsyncStream.makeStream(of: Data.self)
@@ -39,8 +40,11 @@ final class EventSource: Sendable {
             #expect(stream.header("content-type") == "text/event-stream")
             for index in 1...3 { source.send(event: "e\(index)") }
             source.continuation.finish()
-            var lines: [String] = []
-            for try await line in stream.lines where !line.isEmpty { lines.append(line) }
+            let lines = try await bounded("the stream's three events and its end") {
+                var lines: [String] = []
+                for try await line in stream.lines where !line.isEmpty { lines.append(line) }
+                return lines
+            }
             #expect(lines == ["data: e1", "data: e2", "data: e3"])
         }
     }
@@ -51,12 +55,15 @@ final class EventSource: Sendable {
         try await withServer(handler: source.handler) { base in
             let stream = try await client.openStream(HTTPClientRequest(url: "\(base)/events"))
             source.send(event: "first")
-            var iterator = stream.lines.makeAsyncIterator()
-            #expect(try await iterator.next() == "data: first")
+            let first = try await bounded("the stream's first line") {
+                var iterator = stream.lines.makeAsyncIterator()
+                return try await iterator.next()
+            }
+            #expect(first == "data: first")
             stream.cancel()
             // A suspended connection learns of the disconnect on its next write; this one needs many writes.
             source.continuation.yield(Data(count: 8 * 1024 * 1024))
-            await source.terminated.wait()
+            try await source.terminated.wait()
         }
     }
 
@@ -69,11 +76,14 @@ final class EventSource: Sendable {
         let stream = try await client.openStream(HTTPClientRequest(url: "http://127.0.0.1:\(port)/events"))
         source.send(event: "only")
         running.cancel()
-        var lines: [String] = []
-        for try await line in stream.lines where !line.isEmpty { lines.append(line) }
-        try await running.value
+        let lines = try await bounded("the open stream to end when the server stops") {
+            var lines: [String] = []
+            for try await line in stream.lines where !line.isEmpty { lines.append(line) }
+            return lines
+        }
+        try await bounded("the cancelled server's run() to return") { try await running.value }
         #expect(lines == ["data: only"])
-        await source.terminated.wait()
+        try await source.terminated.wait()
     }
 
     @Test("A stream that outlives its client ends, and cancelling it afterwards is harmless")

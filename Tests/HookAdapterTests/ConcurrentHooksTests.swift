@@ -1,3 +1,4 @@
+import AsyncTesting
 import FleetCore
 import Foundation
 import HTTPClient
@@ -57,8 +58,7 @@ struct ConcurrentHooksTests {
         try await server.serve { url in
             let environment = ["LFG_HOME": folder.path, "LFG_URL": url, "LFG_AUTH_TOKEN": Self.token, "LFG_HOOK_BUDGET_MS": "10000"]
             let process = try HookProcess.start(Self.payload(session: 0, event: 0), environment: environment)
-            var arrivals = server.unanswered.makeAsyncIterator()
-            let held = await arrivals.next()
+            let held = try await Inbox(draining: server.unanswered).next("the report the server holds unanswered")
             #expect(held?.seq == 1)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

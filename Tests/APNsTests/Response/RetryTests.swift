@@ -1,4 +1,5 @@
 import APNs
+import APNsTesting
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import APNs
 import APNsHTTP2
 import APNsMock
+import APNsTesting
 import ES256OpenSSL
 import FleetCore
 import Testing

@@ -1,5 +1,6 @@
 import APNs
 import ControlPlane
+import ControlPlaneTesting
 import FleetCore
 import Foundation
 import HTTPTypes

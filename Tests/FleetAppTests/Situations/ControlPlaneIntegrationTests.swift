@@ -1,5 +1,6 @@
 import APNs
 import ControlPlane
+import ControlPlaneTesting
 import FleetApp
 import FleetAppTesting
 import FleetCore
@@ -21,7 +22,7 @@ import Testing
 
         init() async throws {
             let service = ControlPlaneService(.init(
-                store: InMemoryStore(), gateway: ScriptedPushGateway(), decisionLog: InMemoryDecisionLog(),
+                store: InMemoryStore(), gateway: ScriptedPushGateway.answeringEverything(status: 200), decisionLog: InMemoryDecisionLog(),
                 wallClock: WallClock(now: { 1_764_400_000 })))
             try await service.start()
             router = APIRouter(service: service, authenticator: Authenticator(token: bearer, loginCode: nil))

@@ -1,3 +1,4 @@
+import AsyncTesting
 import Foundation
 
 /// The built `lfg hook` as a child process, for tests that need real processes (a burst, a kill -9).
@@ -36,15 +37,9 @@ enum HookProcess {
     static func burst(_ payloads: [String], environment: [String: String]) async throws -> [Int32] {
         try await withThrowingTaskGroup(of: Int32.self) { group in
             for payload in payloads {
-                let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-                _ = try start(payload, environment: environment) { status in
-                    continuation.yield(status)
-                    continuation.finish()
-                }
-                group.addTask {
-                    for await status in stream { return status }
-                    return -1
-                }
+                let exit = Inbox<Int32>()
+                _ = try start(payload, environment: environment) { exit.yield($0) }
+                group.addTask { try await exit.next("an lfg hook process of the burst to exit") ?? -1 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }

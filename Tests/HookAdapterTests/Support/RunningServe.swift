@@ -1,3 +1,4 @@
+import AsyncTesting
 import Foundation
 import HTTPClient
 import LFGCommand
@@ -24,7 +25,8 @@ enum RunningServe {
             }
             defer { group.cancelAll() }
             var printed = ""
-            for await text in output {
+            let lines = Inbox(draining: output)
+            while let text = try await lines.next("lfg serve to print its listening line") {
                 printed += text
                 if let url = listeningURL(in: printed) { return try await body(url) }
             }

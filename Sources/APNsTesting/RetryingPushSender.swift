@@ -1,3 +1,5 @@
+import APNs
+
 /// Waits for a duration; the live one sleeps on a clock, a test one records and returns at once.
 public protocol Sleeper: Sendable {
     func sleep(for duration: Duration) async throws
@@ -10,6 +12,8 @@ public struct ClockSleeper: Sleeper {
 }
 
 /// A sender that resends retry-later answers per a ``RetryPolicy``, waiting on an injected ``Sleeper``.
+///
+/// Test-only: the server's watcher decides re-sends itself, so nothing shipped retries behind its back.
 ///
 /// The returned response is the last one, with ``PushResponse/attempts`` summed over all tries.
 /// Cancellation stops the waiting and returns the last answer.

@@ -1,4 +1,5 @@
 import APNs
+import ControlPlane
 import FleetCore
 import Foundation
 
