@@ -35,6 +35,8 @@ let package = Package(
 
         // MARK: shared
         .target(name: "FleetCore", swiftSettings: strict),
+        // One line of every decision-log event, for tests of the schema's readers.
+        .target(name: "FleetCoreTesting", dependencies: ["FleetCore"], swiftSettings: strict),
         // Bounded awaits for every test target: a hang becomes a named failing test.
         .target(name: "AsyncTesting", swiftSettings: strict),
 
@@ -63,7 +65,7 @@ let package = Package(
 
         // MARK: tools
         .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "FleetAppTesting", "APNs"], swiftSettings: strict),
-        .target(name: "Diagnosis", swiftSettings: strict),
+        .target(name: "Diagnosis", dependencies: ["FleetCore"], swiftSettings: strict),
         .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes"], swiftSettings: strict),
         .target(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
@@ -84,7 +86,7 @@ let package = Package(
         .executableTarget(name: "lfg", dependencies: ["LFGCommand"], swiftSettings: strict),
 
         // MARK: tests (one target per module)
-        .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore"], swiftSettings: strict),
+        .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore", "FleetCoreTesting"], swiftSettings: strict),
         .testTarget(name: "AsyncTestingTests", dependencies: ["AsyncTesting"], swiftSettings: strict),
         .testTarget(
             name: "APNsTests", dependencies: ["APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTP2Wire", "APNsTesting"],
@@ -104,13 +106,13 @@ let package = Package(
             dependencies: ["FleetApp", "FleetAppTesting", "FleetCore", "HTTPTypes", "ControlPlane", "ControlPlaneTesting", "APNs"],
             swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
-        .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis"], swiftSettings: strict),
+        .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis", "FleetCore", "FleetCoreTesting"], swiftSettings: strict),
         .testTarget(
             name: "DemoTests",
             dependencies: ["Demo", "LFGCommand", "FleetApp", "FleetCore", "ControlPlane", "APNsMock", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(
-            name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "HTTPTypes"],
+            name: "DashboardTests", dependencies: ["Dashboard", "ControlPlane", "FleetCore", "FleetCoreTesting", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(
             name: "HookAdapterTests",

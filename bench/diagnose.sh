@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Times `lfg diagnose` on a generated decision log of N lines (default 3,000,000) and prints lines/s and peak RSS.
-# Usage: bench/diagnose.sh [LINES]
+# With a reference binary (e.g. an `lfg` built from an earlier commit), both run alternately, 3 times each,
+# on the same log, and the ratio of their best lines/s is printed: a figure the machine's load cancels out of.
+# Usage: bench/diagnose.sh [LINES] [REFERENCE_LFG]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lines=${1:-3000000}
+reference=${2:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 log="$work/liveactivity.log"
@@ -48,13 +51,28 @@ swift build -c release --product lfg >/dev/null
 bin=$(swift build -c release --show-bin-path)/lfg
 actual=$(wc -l <"$log")
 size=$(du -h "$log" | cut -f1)
-/usr/bin/time -f "%e %M" -o "$work/time" "$bin" diagnose --log "$log" --json >"$work/out.json"
-read -r seconds rss_kb <"$work/time"
-python3 - "$actual" "$seconds" "$rss_kb" "$size" "$work/out.json" <<'PY'
-import json, sys
-lines, seconds, rss, size, out = int(sys.argv[1]) + 1, float(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
-report = json.load(open(out))
+run() {  # run BINARY NAME: appends "seconds rss_kb" to $work/NAME.times
+  /usr/bin/time -f "%e %M" -o "$work/time" "$1" diagnose --log "$log" --json >"$work/$2.json"
+  cat "$work/time" >>"$work/$2.times"
+}
+if [ -n "$reference" ]; then
+  for _ in 1 2 3; do run "$bin" this; run "$reference" reference; done
+else
+  run "$bin" this
+fi
+python3 - "$actual" "$size" "$work" "$reference" <<'PY'
+import json, os, sys
+lines, size, work, reference = int(sys.argv[1]) + 1, sys.argv[2], sys.argv[3], sys.argv[4]
+def best(name):
+    runs = [tuple(map(float, l.split())) for l in open(os.path.join(work, name + ".times")) if l.strip()]
+    return min(r[0] for r in runs), max(r[1] for r in runs)
+report = json.load(open(os.path.join(work, "this.json")))
+seconds, rss = best("this")
 print(f"lfg diagnose: {lines} lines ({size}) in {seconds:.2f} s = {lines / max(seconds, 0.001):,.0f} lines/s, "
       f"peak RSS {rss / 1024:.1f} MiB, {report['entries']} entries, {report['skippedCount']} skipped, "
       f"{len(report['devices'])} devices")
+if reference:
+    ref_seconds, ref_rss = best("reference")
+    print(f"reference {reference}: {lines / max(ref_seconds, 0.001):,.0f} lines/s, peak RSS {ref_rss / 1024:.1f} MiB; "
+          f"this / reference throughput = {ref_seconds / max(seconds, 0.001):.2f} (best of 3 each, alternating)")
 PY

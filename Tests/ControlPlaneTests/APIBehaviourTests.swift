@@ -128,13 +128,15 @@ import Testing
     func appendsAndTails() async throws {
         let path = try makeTemporaryDirectory() + "/liveactivity.log"
         let log = try DecisionLogFile(path: path)
-        await log.append([DecisionLogLine(ts: 1, event: .decide, deviceId: "phone", fields: ["action": .string("start")])])
+        await log.append([.noTokens(at: 1, deviceId: "phone", action: .start)])
         await log.append([
-            DecisionLogLine(ts: 2, event: .send, deviceId: "phone", fields: ["token": .string("aaaaaaaa"), "status": .integer(200)]),
-            DecisionLogLine(ts: 3, event: .adopted, deviceId: "phone"),
+            .send(
+                at: 2, deviceId: "phone", action: .start, token: "aaaaaaaabbbb", env: .sandbox,
+                answer: LoggedAnswer(status: 200, milliseconds: 3)),
+            .adopted(at: 3, deviceId: "phone", token: "cccccccc", env: .sandbox),
         ])
         let again = try DecisionLogFile(path: path)
-        await again.append([DecisionLogLine(ts: 4, event: .clientEnded, deviceId: "phone")])
+        await again.append([.clientEnded(at: 4, deviceId: "phone", veto: [], hadCard: true)])
         let lines = DecisionLogFile.tail(path: path, limit: 3)
         #expect(lines.count == 3)
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }

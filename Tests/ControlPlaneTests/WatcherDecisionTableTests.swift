@@ -25,9 +25,9 @@ import Testing
         #expect(batch.contentState.working == 1)
         #expect(batch.contentState.rows.map(\.sid) == ["s1"])
         let decide = try #require(effects.logLines.first)
-        #expect(decide.fields["action"] == .string("start"))
-        #expect(decide.fields["tokens"] == .integer(2))
-        #expect(decide.fields["rows"] == .strings(["s1:working"]))
+        #expect(decide.action == .start)
+        #expect(decide.integer(.tokens) == 2)
+        #expect(decide.strings(.rows) == ["s1:working"])
     }
 
     @Test("A start counts as delivered when one token accepts")
@@ -126,12 +126,18 @@ import Testing
         #expect(harness.tick().isEmpty)
     }
 
-    @Test("No tokens for a due action is logged once, not every tick")
-    func noTokensLoggedOnce() {
+    @Test("No tokens for a due action logs the decision (decide, tokens 0) and no-tokens, once, not every tick")
+    func noTokensLoggedOnce() throws {
         var harness = WatcherHarness()
         harness.watcher.handle(.deviceReported(.legacy, DeviceProfile(env: .sandbox), at: harness.now))
         harness.work("s1")
-        #expect(harness.tick().loggedEvents == [.noTokens])
+        let effects = harness.tick()
+        #expect(effects.loggedEvents == [.decide, .noTokens])
+        let decide = try #require(effects.logLines.first)
+        #expect(decide.action == .start)
+        #expect(decide.integer(.tokens) == 0)
+        #expect(decide.strings(.rows) == ["s1:working"])
+        #expect(effects.logLines.last?.action == .start)
         #expect(harness.tick().isEmpty)
         harness.register(.pushToStart, hex("a"))
         #expect(harness.tick().batches.count == 1)

@@ -140,7 +140,7 @@ import Testing
         var harness = WatcherHarness()
         let effects = harness.register(.update, hex("c"))
         #expect(effects.loggedEvents == [.adopted])
-        #expect(effects.logLines.first?.fields["token"] == .string("cccccccc"))
+        #expect(effects.logLines.first?.string(.token) == "cccccccc")
         #expect(effects.contains(.recordHistory(.started(.legacy, at: harness.now, origin: .adopted))))
         #expect(harness.card() == FleetCard(contentState: nil, startedAt: harness.now, origin: .adopted))
     }
@@ -194,9 +194,7 @@ import Testing
         #expect(harness.record()?.tokens.map(\.hex) == [hex("c")])
         #expect(effects.loggedEvents == [.send, .send, .tokenPruned, .send, .tokenPruned])  // newest first
         for line in effects.logLines {
-            #expect(line.fields["token"] == .string(String(line.fields["token"].flatMap { value in
-                if case .string(let text) = value { return text } else { return nil }
-            }?.prefix(8) ?? "")))
+            #expect(line.string(.token)?.count == 8)
             #expect(!line.jsonText.contains(hex("a")))
         }
     }

@@ -42,6 +42,18 @@ import Testing
         #expect(shortfalls.longestRun == ShortfallRun(shortfalls: 3, from: 100, to: 104, isOpen: false))
     }
 
+    @Test("A start decided with no tokens (decide tokens 0, then no-tokens) made no card and freezes nothing")
+    func startWithoutTokens() throws {
+        var log = LogFixture()
+        log.line(100, "decide", ["action": "start", "tokens": 0, "working": 1, "needsInput": 0, "rows": ["a:working"]])
+        log.line(100, "no-tokens", ["action": "start"])
+        let device = try #require(log.report().devices.first)
+        #expect(device.starts.total == 1)
+        #expect(device.starts.notDelivered == 1)
+        #expect(device.shortfalls.noTokens == 1)
+        #expect(device.longestFrozen == nil)
+    }
+
     @Test("Client-ended events are counted per clock hour with the peak")
     func clientEndedPerHour() throws {
         var log = LogFixture()

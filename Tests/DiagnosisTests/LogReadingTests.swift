@@ -63,8 +63,8 @@ import Testing
     @Test("The parser reads escapes, skips nested and unknown values, and refuses incomplete objects")
     func parserEdges() {
         let line = #"{"rows":["a:working",{"x":[1,2]}],"ts":1.5e3,"event":"se\u006ed","deviceId":"ph\"one","status":200,"extra":null}"#
-        #expect(LogLineParser.parse(line) == LogEntry(ts: 1_500, event: "send", deviceId: "ph\"one", status: 200))
-        #expect(LogLineParser.parse(#"{"ts": -2.25, "event": "adopted"}"#) == LogEntry(ts: -2.25, event: "adopted"))
+        #expect(LogLineParser.parse(line) == LogEntry(ts: 1_500, event: .send, deviceId: "ph\"one", status: 200))
+        #expect(LogLineParser.parse(#"{"ts": -2.25, "event": "adopted"}"#) == LogEntry(ts: -2.25, event: .adopted))
         #expect(LogLineParser.parse(#"{"event": "adopted"}"#) == nil)
         #expect(LogLineParser.parse(#"{"ts": 1, "event": "adopted"} trailing"#) == nil)
         #expect(LogLineParser.parse(#"{"ts": 1, "event": "adopted""#) == nil)

@@ -50,3 +50,8 @@ public enum ChannelRequest: Hashable, Sendable {
     /// ``WatcherEvent/channelDeletionAnswered(_:_:at:)``.
     case delete(DeviceChannel)
 }
+
+extension ChannelAnswer {
+    /// The answer as decision-log lines record it.
+    var logged: LoggedAnswer { LoggedAnswer(status: status, reason: reason, milliseconds: milliseconds) }
+}

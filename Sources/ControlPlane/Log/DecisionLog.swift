@@ -1,3 +1,4 @@
+import FleetCore
 import Foundation
 import Synchronization
 
@@ -38,7 +39,7 @@ public final class DecisionLogFile: DecisionLogSink {
         guard !lines.isEmpty else { return }
         var data = Data()
         for line in lines {
-            data.append(line.jsonData())
+            data.append(contentsOf: line.jsonBytes)
             data.append(0x0A)
         }
         handle.withLock { handle in

@@ -36,14 +36,14 @@ enum RequestBody {
 }
 
 extension KeyedDecodingContainer {
-    /// A token field: hex, 16 to 512 characters, returned lower-case.
+    /// A token field, by the one token rule (``TokenHex``): whole bytes of hex, returned lower-case.
     func decodeToken(_ key: Key) throws -> String {
         let text = try decode(String.self, forKey: key)
-        guard let hex = TokenHex.normalized(text) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: self, debugDescription: "must be 16 to 512 hexadecimal characters")
+        do {
+            return try TokenHex.validated(text)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: error.description)
         }
-        return hex
     }
 
     /// An optional token field (absent or null: nil).

@@ -149,9 +149,9 @@ public actor ControlPlaneService {
         guard !lines.isEmpty else { return }
         await dependencies.decisionLog.append(lines)
         for line in lines {
-            let data = line.jsonData()
-            recentLog.append(String(decoding: data, as: UTF8.self))
-            events.publish("log", json: data)
+            let text = line.jsonText
+            recentLog.append(text)
+            events.publish("log", json: Data(text.utf8))
         }
         if recentLog.count > Self.recentLogLimit { recentLog.removeFirst(recentLog.count - Self.recentLogLimit) }
     }

@@ -1,11 +1,6 @@
 import APNs
 import FleetCore
 
-/// What the watcher asks APNs to do with a card.
-public enum PushAction: String, Hashable, Sendable, Codable {
-    case start, update, end
-}
-
 /// One token a push is addressed to (the full hex: it never leaves the process except to APNs).
 public struct PushTarget: Hashable, Sendable, Codable {
     public var kind: TokenKind

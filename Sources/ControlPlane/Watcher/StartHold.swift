@@ -52,8 +52,6 @@ extension Watcher {
         guard guards.isOn(.adoptOnRegister), startHold.holds(box, now: now) else { return nil }
         guard box.startHeldSince == nil else { return [] }
         box.startHeldSince = now
-        return [.log(DecisionLogLine(
-            ts: now, event: .startHeld, deviceId: deviceId,
-            fields: ["graceSeconds": .number(startHold.grace), "active": .integer(view.activeTotal)]))]
+        return [.log(.startHeld(at: now, deviceId: deviceId, graceSeconds: startHold.grace, active: view.activeTotal))]
     }
 }

@@ -100,9 +100,8 @@ extension Watcher {
             let channel = DeviceChannel(id: id, env: env, deviceId: deviceId, createdAt: now)
             box.record.channel.failures = 0
             box.record.channel.retryAt = nil
-            effects.append(.log(DecisionLogLine(
-                ts: now, event: .channelCreated, deviceId: deviceId,
-                fields: ["channel": .string(channel.shortId), "env": .string(env.rawValue), "ms": .number(answer.milliseconds)])))
+            effects.append(.log(.channelCreated(
+                at: now, deviceId: deviceId, channel: channel.shortId, env: env, milliseconds: answer.milliseconds)))
             if !wantsChannel(box.record) || env != box.record.profile.env {
                 effects += retire(channel)
             } else if box.record.channel.current == nil {
@@ -114,21 +113,22 @@ extension Watcher {
             }
         } else {
             box.record.channel.failures += 1
-            var fields = Self.failureFields(answer, operation: "create", env: env)
+            var extra: [LogField: LogValue] = [:]
             if answer.isCreationHopeless || box.record.channel.failures >= policy.channelAttempts {
                 // At the limit (or broadcast off, or APNs failing again and again) the device runs in token
                 // mode: it still gets a card, updated through its update token, as on iOS 17.
                 let reason = answer.reason ?? "status \(answer.status)"
                 box.record.channel.fallbackReason = reason
                 box.record.channel.retryAt = nil
-                fields["fallback"] = .string(CardMode.token.rawValue)
-                fields["failures"] = .integer(box.record.channel.failures)
+                extra[.fallback] = .string(CardMode.token.rawValue)
+                extra[.failures] = .integer(box.record.channel.failures)
             } else {
                 let backoff = policy.channelRetryDelay * Double(1 << min(box.record.channel.failures - 1, 10))
                 box.record.channel.retryAt = now + backoff
-                fields["retryAt"] = .number(now + backoff)
+                extra[.retryAt] = .number(now + backoff)
             }
-            effects.append(.log(DecisionLogLine(ts: now, event: .channelFailed, deviceId: deviceId, fields: fields)))
+            effects.append(.log(.channelFailed(
+                at: now, deviceId: deviceId, operation: "create", env: env, answer: answer.logged, extra: extra)))
         }
         effects.append(.saveDevice(deviceId, box.record))
         return effects
@@ -138,20 +138,16 @@ extension Watcher {
         guard retiredChannels.contains(channel) else { return [] }
         guard answer.isDeletedOrGone else {
             channelDeletions[channel.id] = .retry(at: now + Self.channelDeletionRetry)
-            return [.log(DecisionLogLine(
-                ts: now, event: .channelFailed, deviceId: channel.deviceId,
-                fields: Self.failureFields(answer, operation: "delete", env: channel.env)
-                    .merging(["channel": .string(channel.shortId)]) { _, new in new }))]
+            return [.log(.channelFailed(
+                at: now, deviceId: channel.deviceId, channel: channel.shortId, operation: "delete", env: channel.env,
+                answer: answer.logged))]
         }
         retiredChannels.removeAll { $0 == channel }
         channelDeletions[channel.id] = nil
         return [
-            .log(DecisionLogLine(
-                ts: now, event: .channelDeleted, deviceId: channel.deviceId,
-                fields: [
-                    "channel": .string(channel.shortId), "env": .string(channel.env.rawValue),
-                    "status": .integer(answer.status), "ms": .number(answer.milliseconds),
-                ])),
+            .log(.channelDeleted(
+                at: now, deviceId: channel.deviceId, channel: channel.shortId, env: channel.env, status: answer.status,
+                milliseconds: answer.milliseconds)),
             .saveRetiredChannels(retiredChannels),
         ]
     }
@@ -159,14 +155,6 @@ extension Watcher {
     /// How long a failed channel deletion waits before it is asked again.
     static let channelDeletionRetry: Double = 60
 
-    static func failureFields(_ answer: ChannelAnswer, operation: String, env: PushEnvironment) -> [String: LogValue] {
-        var fields: [String: LogValue] = [
-            "operation": .string(operation), "env": .string(env.rawValue), "status": .integer(answer.status),
-            "ms": .number(answer.milliseconds),
-        ]
-        if let reason = answer.reason { fields["reason"] = .string(reason) }
-        return fields
-    }
 
     /// The app made its own card on one of the device's channels: adopt it, as an update-token
     /// registration adopts a token card (guard `adopt-on-register`), so no second card is push-started.
@@ -185,8 +173,7 @@ extension Watcher {
                 box.record.card?.channel = channelId
                 effects.append(.recordHistory(.adopted(deviceId, at: now)))
             }
-            effects.append(.log(DecisionLogLine(
-                ts: now, event: .adopted, deviceId: deviceId, fields: ["channel": .string(channelId.first8)])))
+            effects.append(.log(.adopted(at: now, deviceId: deviceId, channel: channelId.first8)))
         }
         box.record.veto = nil
         box.record.isVetoLogged = false

@@ -49,12 +49,9 @@ extension Watcher {
             guard result.isTokenDead else { continue }
             box.record.retiringCard?.updateTargets.removeAll { $0 == result.target }
             if box.record.tokens.prune(result.target) {
-                effects.append(.log(DecisionLogLine(
-                    ts: now, event: .tokenPruned, deviceId: receipt.deviceId,
-                    fields: [
-                        "token": .string(result.target.shortHex), "env": .string(result.target.env.rawValue),
-                        "kind": .string(result.target.kind.rawValue), "status": .integer(result.status),
-                    ])))
+                effects.append(.log(.tokenPruned(
+                    at: now, deviceId: receipt.deviceId, token: result.target.hex, env: result.target.env,
+                    kind: result.target.kind.rawValue, status: result.status, reason: result.reason)))
             }
         }
         return effects
@@ -63,9 +60,7 @@ extension Watcher {
     static func shortfallLine(_ action: PushAction, accepted: Int, attempted: Int, deviceId: DeviceID, now: UnixTime)
         -> WatcherEffect
     {
-        .log(DecisionLogLine(
-            ts: now, event: accepted == 0 ? .noneAccepted : .partial, deviceId: deviceId,
-            fields: ["action": .string(action.rawValue), "accepted": .integer(accepted), "attempted": .integer(attempted)]))
+        .log(.shortfall(at: now, deviceId: deviceId, action: action, accepted: accepted, attempted: attempted))
     }
 
     /// APNs no longer knows the channel a card listens on: nothing can reach that card any more. Forget the
@@ -76,9 +71,11 @@ extension Watcher {
     ) -> [WatcherEffect] {
         if box.record.channel.current == channel { box.record.channel.current = nil }
         if box.record.channel.successor == channel { box.record.channel.successor = nil }
-        var fields = Self.failureFields(answer, operation: "publish", env: channel.env)
-        fields["channel"] = .string(channel.shortId)
-        var effects: [WatcherEffect] = [.log(DecisionLogLine(ts: now, event: .channelFailed, deviceId: channel.deviceId, fields: fields))]
+        var effects: [WatcherEffect] = [
+            .log(.channelFailed(
+                at: now, deviceId: channel.deviceId, channel: channel.shortId, operation: "publish", env: channel.env,
+                answer: answer.logged))
+        ]
         if purpose == .retiringEnd {
             box.record.retiringCard?.channel = nil
             return effects + finishRenewal(&box, deviceId: channel.deviceId, isOldCardEnded: false, now: now)
@@ -133,24 +130,16 @@ extension Watcher {
     static func broadcastLine(
         _ answer: ChannelAnswer, action: PushAction, channel: DeviceChannel, deviceId: DeviceID, now: UnixTime
     ) -> DecisionLogLine {
-        var fields: [String: LogValue] = [
-            "action": .string(action.rawValue), "channel": .string(channel.shortId), "env": .string(channel.env.rawValue),
-            "status": .integer(answer.status), "ms": .number(answer.milliseconds),
-        ]
-        if let reason = answer.reason { fields["reason"] = .string(reason) }
-        return DecisionLogLine(ts: now, event: .broadcast, deviceId: deviceId, fields: fields)
+        .broadcast(
+            at: now, deviceId: deviceId, action: action, channel: channel.shortId, env: channel.env, answer: answer.logged)
     }
 
     static func sendLine(_ result: TokenResult, action: PushAction, deviceId: DeviceID, now: UnixTime)
         -> DecisionLogLine
     {
-        var fields: [String: LogValue] = [
-            "action": .string(action.rawValue), "token": .string(result.target.shortHex),
-            "env": .string(result.target.env.rawValue), "status": .integer(result.status),
-            "ms": .number(result.milliseconds),
-        ]
-        if let reason = result.reason { fields["reason"] = .string(reason) }
-        if let apnsId = result.apnsId { fields["apnsId"] = .string(apnsId) }
-        return DecisionLogLine(ts: now, event: .send, deviceId: deviceId, fields: fields)
+        .send(
+            at: now, deviceId: deviceId, action: action, token: result.target.hex, env: result.target.env,
+            answer: LoggedAnswer(
+                status: result.status, reason: result.reason, apnsId: result.apnsId, milliseconds: result.milliseconds))
     }
 }

@@ -20,9 +20,7 @@ extension Watcher {
                     box.record.card?.contentState = nil
                     effects.append(.recordHistory(.adopted(deviceId, at: token.registeredAt)))
                 }
-                effects.append(.log(DecisionLogLine(
-                    ts: token.registeredAt, event: .adopted, deviceId: deviceId,
-                    fields: ["token": .string(token.shortHex), "env": .string(token.env.rawValue)])))
+                effects.append(.log(.adopted(at: token.registeredAt, deviceId: deviceId, token: token.hex, env: token.env)))
             }
             box.record.veto = nil
             box.record.isVetoLogged = false
@@ -46,9 +44,7 @@ extension Watcher {
         // The ended card's update token is a corpse now (guard `token-forgetting`).
         var effects = guards.isOn(.tokenForgetting)
             ? forgetUpdateTokens(&box, deviceId: deviceId, reason: "client-ended", now: now) : []
-        effects.append(.log(DecisionLogLine(
-            ts: now, event: .clientEnded, deviceId: deviceId,
-            fields: ["veto": .strings(population.map(\.rawValue).sorted()), "hadCard": .bool(hadCard)])))
+        effects.append(.log(.clientEnded(at: now, deviceId: deviceId, veto: Array(population), hadCard: hadCard)))
         if hadCard { effects.append(.recordHistory(.ended(deviceId, at: now, reason: .clientEnded))) }
         effects.append(.saveDevice(deviceId, box.record))
         return effects

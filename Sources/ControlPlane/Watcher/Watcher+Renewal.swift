@@ -74,12 +74,12 @@ extension Watcher {
     ) -> [WatcherEffect] {
         guard let retiring = box.record.retiringCard else { return [] }
         box.record.retiringCard = nil
-        var fields: [String: LogValue] = [
-            "oldStartedAt": .number(retiring.startedAt), "oldEnded": .bool(isOldCardEnded),
-            "mode": .string((retiring.channel == nil ? CardMode.token : .channel).rawValue),
+        var effects: [WatcherEffect] = [
+            .log(.renewed(
+                at: now, deviceId: deviceId, oldStartedAt: retiring.startedAt, oldEnded: isOldCardEnded,
+                mode: (retiring.channel == nil ? CardMode.token : .channel).rawValue,
+                channel: box.record.card?.channel?.first8))
         ]
-        if let channel = box.record.card?.channel { fields["channel"] = .string(channel.first8) }
-        var effects: [WatcherEffect] = [.log(DecisionLogLine(ts: now, event: .renewed, deviceId: deviceId, fields: fields))]
         if let channel = retiring.channel { effects += retire(channel) }
         return effects
     }
@@ -92,7 +92,7 @@ extension Watcher {
         box.endGate = EndGateState()
         box.generation &+= 1
         var effects: [WatcherEffect] = [
-            .log(DecisionLogLine(ts: now, event: .cardExpired, deviceId: deviceId, fields: ["startedAt": .number(card.startedAt)])),
+            .log(.cardExpired(at: now, deviceId: deviceId, startedAt: card.startedAt)),
             .recordHistory(.ended(deviceId, at: now, reason: .expired)),
         ]
         if guards.isOn(.tokenForgetting) { effects += forgetUpdateTokens(&box, deviceId: deviceId, reason: "card-expired", now: now) }

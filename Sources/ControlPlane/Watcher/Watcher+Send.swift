@@ -4,7 +4,8 @@ import FleetCore
 /// Turning a decided action into a batch: where it goes (tokens or a channel), at which priority, with
 /// which stale date.
 extension Watcher {
-    /// Addresses `action` and sends it, logs `no-tokens` (once per action) when nothing can carry it, or
+    /// Addresses `action` and sends it, logs `decide` (tokens 0) and `no-tokens` (once per action) when
+    /// nothing can carry it, or
     /// does nothing while a routine change waits for its coalescing interval (guard `priority-budget`).
     ///
     /// - Parameter startChannel: for a `start`, the channel the new card subscribes to (channel mode).
@@ -16,7 +17,11 @@ extension Watcher {
         guard route.channel != nil || !route.targets.isEmpty else {
             guard box.noTokensLogged != action else { return [] }
             box.noTokensLogged = action
-            return [.log(DecisionLogLine(ts: now, event: .noTokens, deviceId: deviceId, fields: ["action": .string(action.rawValue)]))]
+            // The decision is logged even so (contract 7: `decide` with `tokens: 0`, then its outcome).
+            return [
+                .log(.decide(at: now, deviceId: deviceId, action: action, tokens: 0, content: content)),
+                .log(.noTokens(at: now, deviceId: deviceId, action: action)),
+            ]
         }
         let shown = purpose == .card ? box.record.card?.contentState : nil
         let priority: PushPriority
@@ -36,15 +41,11 @@ extension Watcher {
             staleDate: action != .end && guards.isOn(.staleDate) ? policy.staleDate(pushedAt: now) : nil,
             inputPushChannel: action == .start ? startChannel?.id : nil, channel: route.channel)
         box.pending = PendingPush(batch: batch, generation: box.generation, purpose: purpose)
-        var fields: [String: LogValue] = [
-            "action": .string(action.rawValue), "tokens": .integer(route.targets.count),
-            "working": .integer(content.working), "needsInput": .integer(content.needsInput),
-            "rows": .strings(content.rows.map { "\($0.sid.rawValue):\($0.state.rawValue)" }),
-            "priority": .integer(priority.rawValue),
-        ]
-        if let channel = route.channel ?? startChannel { fields["channel"] = .string(channel.shortId) }
-        if purpose != .card { fields["purpose"] = .string(purpose == .renewal ? "renewal" : "retiring-end") }
-        return [.log(DecisionLogLine(ts: now, event: .decide, deviceId: deviceId, fields: fields)), .send(batch)]
+        let decide = DecisionLogLine.decide(
+            at: now, deviceId: deviceId, action: action, tokens: route.targets.count, content: content,
+            priority: priority.rawValue, channel: (route.channel ?? startChannel)?.shortId,
+            purpose: purpose == .card ? nil : purpose == .renewal ? "renewal" : "retiring-end")
+        return [.log(decide), .send(batch)]
     }
 
     /// Priority 10 and never delayed for what needs the person; routine changes priority 5, coalesced.

@@ -73,9 +73,8 @@ extension Watcher {
             if guards.isOn(.startVeto), let veto = box.record.veto, view.activeSids.isSubset(of: veto) {
                 guard !box.record.isVetoLogged else { return effects }
                 box.record.isVetoLogged = true
-                let line = DecisionLogLine(
-                    ts: now, event: .startVetoed, deviceId: deviceId,
-                    fields: ["veto": .strings(veto.map(\.rawValue).sorted()), "active": .integer(view.activeTotal)])
+                let line = DecisionLogLine.startVetoed(
+                    at: now, deviceId: deviceId, veto: Array(veto), active: view.activeTotal)
                 return effects + [.log(line)]
             }
             if let held = holdStart(&box, deviceId: deviceId, view: view, now: now) { return effects + held }

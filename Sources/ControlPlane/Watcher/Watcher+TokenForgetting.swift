@@ -29,11 +29,8 @@ extension Watcher {
     private static func forgottenLine(
         _ token: LiveActivityToken, deviceId: DeviceID, reason: String, now: UnixTime
     ) -> WatcherEffect {
-        .log(DecisionLogLine(
-            ts: now, event: .tokenPruned, deviceId: deviceId,
-            fields: [
-                "token": .string(token.shortHex), "env": .string(token.env.rawValue), "kind": .string(token.kind.rawValue),
-                "reason": .string(reason),
-            ]))
+        .log(.tokenPruned(
+            at: now, deviceId: deviceId, token: token.hex, env: token.env, kind: token.kind.rawValue, status: nil,
+            reason: reason))
     }
 }

@@ -1,3 +1,4 @@
+import FleetCore
 /// Convenience reads of effect lists for drivers, the simulator and tests.
 extension WatcherEffect {
     /// The batch, when this effect is a send.

@@ -1,9 +1,11 @@
 /// The dashboard's script: paints `/dashboard/snapshot` (surfaces and labels computed on the server),
 /// asks again when the next elapsed label is due, and follows `/api/events` for the live decision log.
-/// Builds the DOM with `textContent` only, so no session title can inject markup.
+/// Builds the DOM with `textContent` only, so no session title can inject markup. Event names come
+/// only from the generated `EVENT` constant (`DashboardEvents`).
 enum DashboardScript {
-    static let javaScript = #"""
-        "use strict";
+    static let javaScript = "\"use strict\";\n" + DashboardEvents.javaScript + handWritten
+
+    static let handWritten = #"""
         const $ = (selector) => document.querySelector(selector);
         function el(tag, attrs, ...children) {
           const node = document.createElement(tag);
@@ -77,7 +79,7 @@ enum DashboardScript {
             el("span", { class: "device-name" }, device.deviceId),
             device.env && el("span", { class: "tag" }, device.env),
             device.card ? el("span", { class: "tag ok" },
-              `${device.card.origin === "adopted" ? "adopted" : "push-started"} · ${device.card.startedLabel} ago`)
+              `${device.card.origin === "pushToStart" ? "push-started" : "adopted"} · ${device.card.startedLabel} ago`)
               : el("span", { class: "tag" }, "no card"),
             el("span", { class: "tag" }, `${plural(device.tokenCounts.pushToStart, "push-to-start token")} · ${plural(device.tokenCounts.update, "update token")}`),
             device.card && device.tokenCounts.update === 0
@@ -139,21 +141,34 @@ enum DashboardScript {
         const timeline = $("#timeline");
         function describe(line) {
           const token = line.token ? `${line.token}…` : "";
+          const channel = line.channel ? `channel ${line.channel}…` : "";
+          const answer = () => [el("span", { class: line.status === 200 ? "good" : "bad" },
+            `${line.status}${line.reason ? " " + line.reason : ""}`), line.ms !== undefined ? ` · ${Math.round(line.ms)} ms` : ""];
           switch (line.event) {
-            case "decide": return [`${line.action} to ${plural(line.tokens || 0, "token")} · ${line.working || 0} working, ${line.needsInput || 0} needs input`
+            case EVENT.decide: return [`${line.action} to ${line.channel ? channel : plural(line.tokens || 0, "token")}`
+              + `${line.priority ? " at priority " + line.priority : ""}${line.purpose ? " (" + line.purpose + ")" : ""}`
+              + ` · ${line.working || 0} working, ${line.needsInput || 0} needs input`
               + (line.rows && line.rows.length ? ` · ${line.rows.join(" ")}` : "")];
-            case "send": {
-              const ok = line.status === 200;
-              return [`${line.action} → ${token} ${line.env || ""} · `, el("span", { class: ok ? "good" : "bad" },
-                `${line.status}${line.reason ? " " + line.reason : ""}`), line.ms !== undefined ? ` · ${Math.round(line.ms)} ms` : ""];
-            }
-            case "adopted": return [`card adopted through update token ${token} ${line.env || ""}`];
-            case "client-ended": return ["the phone ended its card"];
-            case "start-vetoed": return [`start refused: every active session is in the veto (${(line.veto || []).join(", ")})`];
-            case "token-pruned": return [`${line.kind || ""} token ${token} pruned after ${line.status || "a rejection"}`];
-            case "partial": case "none-accepted":
+            case EVENT.send: return [`${line.action} → ${token} ${line.env || ""} · `, ...answer()];
+            case EVENT.broadcast: return [`${line.action} → ${channel} ${line.env || ""} · `, ...answer()];
+            case EVENT.alert: return [`question ${line.questionId} (${line.sid}) → ${token} ${line.env || ""} · `, ...answer()];
+            case EVENT.adopted: return [line.channel ? `card adopted on ${channel}` : `card adopted through update token ${token} ${line.env || ""}`];
+            case EVENT.clientEnded: return ["the phone ended its card"];
+            case EVENT.startVetoed: return [`start refused: every active session is in the veto (${(line.veto || []).join(", ")})`];
+            case EVENT.startHeld: return [`start held up to ${line.graceSeconds} s for the open app's own card`];
+            case EVENT.tokenPruned: return [`${line.kind || ""} token ${token} ${line.status ? "pruned after " + line.status : "forgotten"}${line.reason ? " " + line.reason : ""}`];
+            case EVENT.partial: case EVENT.noneAccepted:
               return [`${line.action}: ${line.accepted ?? 0} of ${line.attempted ?? "?"} accepted; re-sends next tick`];
-            case "no-tokens": return [`${line.action} due, but no ${line.action === "start" ? "push-to-start" : "update"} token`];
+            case EVENT.noTokens: return [`${line.action} due, but no ${line.action === "start" ? "push-to-start" : "update"} token`];
+            case EVENT.channelCreated: return [`${channel} created ${line.env || ""}`];
+            case EVENT.channelDeleted: return [`${channel} deleted ${line.env || ""}`];
+            case EVENT.channelFailed: return [`channel ${line.operation || ""} ${line.channel ? line.channel + "… " : ""}failed ${line.env || ""} · `, ...answer(),
+              line.fallback ? ` · falls back to ${line.fallback} mode` : "", line.retryAt ? " · retries later" : ""];
+            case EVENT.renewed: return [`card renewed after ${Math.round((line.ts - (line.oldStartedAt || line.ts)) / 60)} min (${line.mode} mode${line.oldEnded ? ", old card ended" : ""})`];
+            case EVENT.cardExpired: return [`card reached iOS's 8-hour limit after ${Math.round((line.ts - (line.startedAt || line.ts)) / 60)} min and was forgotten`];
+            case EVENT.questionAnswered: return [`question ${line.questionId} (${line.sid}) answered by ${line.answeredBy}`];
+            case EVENT.questionCancelled: return [`question ${line.questionId} (${line.sid}) cancelled${line.answeredBy ? " (answered at the " + line.answeredBy + ")" : ""}`];
+            case EVENT.questionExpired: return [`question ${line.questionId} (${line.sid}) expired`];
             default: return [JSON.stringify(line)];
           }
         }

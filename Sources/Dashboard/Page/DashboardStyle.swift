@@ -1,7 +1,10 @@
 /// The dashboard's stylesheet: a dark console around faithful miniatures of the Lock Screen card and
 /// the Dynamic Island (sizes follow the iOS layouts: ~160 pt card, 37 pt compact island).
 enum DashboardStyle {
-    static let css = #"""
+    /// The hand-written rules, then one badge rule per decision-log event (generated from the schema).
+    static let css = handWritten + DashboardEvents.css
+
+    static let handWritten = #"""
         :root { --bg:#0a0a0d; --panel:#131318; --panel-2:#1a1a21; --line:#25252e; --text:#ececf1; --muted:#8b8b98;
           --green:#30D158; --amber:#FF9F0A; --red:#FF453A; --blue:#0A84FF; --purple:#BF5AF2;
           --mono: ui-monospace, "SF Mono", "JetBrains Mono", Menlo, Consolas, monospace; }
@@ -93,10 +96,6 @@ enum DashboardStyle {
         .timeline li.fresh { animation: flash 1.2s ease-out; }
         @keyframes flash { from { background:rgba(10,132,255,.16); } to { background:transparent; } }
         .ev { font-weight:650; font-size:11.5px; padding:1px 7px; border-radius:5px; justify-self:start; }
-        .ev-decide { color:var(--blue); background:rgba(10,132,255,.12); } .ev-send { color:#c6c6d0; background:#22222a; }
-        .ev-adopted { color:var(--green); background:rgba(48,209,88,.10); } .ev-client-ended { color:var(--amber); background:rgba(255,159,10,.10); }
-        .ev-start-vetoed, .ev-partial, .ev-none-accepted, .ev-no-tokens { color:var(--amber); background:rgba(255,159,10,.10); }
-        .ev-token-pruned { color:var(--red); background:rgba(255,69,58,.10); }
         .bad { color:var(--red); } .good { color:var(--green); }
         @media (max-width: 1200px) { .surfaces { grid-template-columns: max-content; } .columns { grid-template-columns: 1fr; } }
         """#

@@ -1,3 +1,5 @@
+import FleetCore
+
 /// Reads a decision log line by line and builds a `DiagnosisReport`, in memory bounded by the
 /// number of devices (not lines).
 ///
@@ -42,6 +44,8 @@ public struct DecisionLogAnalyzer {
         entries += 1
         if firstTs == nil { firstTs = entry.ts }
         lastTs = max(lastTs ?? entry.ts, entry.ts)
+        // Questions' lines (some on no device at all) say nothing about a card.
+        guard entry.event?.concernsCard ?? true else { return }
         devices[entry.deviceId, default: DeviceTimeline(deviceId: entry.deviceId)].consume(entry)
     }
 

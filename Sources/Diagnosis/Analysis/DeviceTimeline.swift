@@ -1,3 +1,5 @@
+import FleetCore
+
 /// One device's running analysis: consumes its entries in log order and keeps only bounded state.
 ///
 /// Memory stays bounded however long the log: starts awaiting adoption live at most one adoption
@@ -22,6 +24,7 @@ struct DeviceTimeline {
     private var clientEndedByHour: [Double: Int] = [:]
     private var shortfalls = ShortfallTracker()
     private var frozen = FrozenTracker()
+    private var previousEvent: DecisionEvent?
 
     private struct SendKey: Hashable {
         var status: Int?
@@ -32,37 +35,40 @@ struct DeviceTimeline {
 
     mutating func consume(_ entry: LogEntry) {
         starts.expire(now: entry.ts)
-        switch entry.event {
-        case "decide":
+        guard let event = entry.event else { return }
+        switch event {
+        case .decide:
             shortfalls.decided()
             switch entry.action {
-            case "start":
+            case .start:
                 frozen.close(at: entry.ts, endedBy: "start")
                 starts.started(at: entry.ts, tokens: entry.tokens)
                 frozen.open(at: entry.ts)
-            case "end":
+            case .end:
                 frozen.close(at: entry.ts, endedBy: "end")
             default: break
             }
-        case "send":
+        case .send:
             recordSend(entry)
-        case "none-accepted", "partial", "no-tokens":
-            shortfalls.fellShort(entry.event, at: entry.ts)
-            // `none-accepted` follows its own decide; `no-tokens` is logged instead of a decide.
-            if entry.event == "none-accepted", starts.lastDecideAction == "start", entry.action ?? "start" == "start",
+        case .noneAccepted, .partial, .noTokens:
+            shortfalls.fellShort(event, at: entry.ts)
+            // `none-accepted` and `no-tokens` follow their own decide (older logs wrote `no-tokens` alone):
+            // a start that reached no token made no card.
+            let isOwnDecide = event == .noneAccepted || previousEvent == .decide
+            if event != .partial, isOwnDecide, starts.lastDecideAction == .start, entry.action ?? .start == .start,
                 starts.markLatestNotDelivered()
             {
                 frozen.cancelOpen()
             }
-        case "adopted":
+        case .adopted:
             starts.adopted(at: entry.ts)
-            frozen.close(at: entry.ts, endedBy: "adopted")
-        case "client-ended":
+            frozen.close(at: entry.ts, endedBy: event.rawValue)
+        case .clientEnded:
             clientEndedByHour[(entry.ts / 3_600).rounded(.down) * 3_600, default: 0] += 1
-            frozen.close(at: entry.ts, endedBy: "client-ended")
-        case "start-vetoed":
+            frozen.close(at: entry.ts, endedBy: event.rawValue)
+        case .startVetoed:
             vetoes += 1
-        case "token-pruned":
+        case .tokenPruned:
             prunedCount += 1
             if let token = entry.token {
                 if prunedTokens.count < Self.maxListedTokens, !prunedTokens.contains(token) { prunedTokens.append(token) }
@@ -71,7 +77,8 @@ struct DeviceTimeline {
         default:
             break
         }
-        if entry.event == "decide" { starts.lastDecideAction = entry.action }
+        if event == .decide { starts.lastDecideAction = entry.action }
+        previousEvent = event
     }
 
     private mutating func recordSend(_ entry: LogEntry) {
@@ -83,7 +90,7 @@ struct DeviceTimeline {
             latencyMax = max(latencyMax ?? milliseconds, milliseconds)
         }
         guard entry.status == 200, let token = entry.token else { return }
-        if entry.action == "update" || entry.action == "end" {
+        if entry.action == .update || entry.action == .end {
             frozen.tokenAccepted(token, at: entry.ts, limit: Self.maxTrackedTokens)
         }
     }

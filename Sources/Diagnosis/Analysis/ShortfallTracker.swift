@@ -1,3 +1,5 @@
+import FleetCore
+
 /// Counts `partial` / `none-accepted` / `no-tokens` lines and the runs of decides that kept falling short.
 ///
 /// A run grows with every `partial` or `none-accepted`; a `decide` whose previous decide met its
@@ -18,10 +20,10 @@ struct ShortfallTracker {
         isPreviousDecideShort = false
     }
 
-    mutating func fellShort(_ event: String, at ts: Double) {
+    mutating func fellShort(_ event: DecisionEvent, at ts: Double) {
         switch event {
-        case "partial": partial += 1
-        case "none-accepted": noneAccepted += 1
+        case .partial: partial += 1
+        case .noneAccepted: noneAccepted += 1
         default:
             noTokens += 1
             return

@@ -1,3 +1,5 @@
+import FleetCore
+
 /// Tracks each `decide start` until its fate is known: adopted within the window, not adopted,
 /// not delivered, or (at the end of the log) undetermined.
 struct StartLedger {
@@ -6,7 +8,7 @@ struct StartLedger {
     private var omitted = 0
     private var counts: [StartRecord.Outcome: Int] = [:]
     /// The action of the device's latest `decide`, for shortfall lines that do not name one.
-    var lastDecideAction: String?
+    var lastDecideAction: PushAction?
 
     mutating func started(at ts: Double, tokens: Int?) {
         pending.append(StartRecord(ts: ts, tokens: tokens, outcome: .undetermined))

@@ -1,17 +1,18 @@
-/// One decision-log line, reduced to the fields the diagnosis reads (CONTRACT section 7).
+import FleetCore
+
+/// One decision-log line, reduced to the fields the diagnosis reads (`FleetCore.DecisionEvent` is the schema).
 ///
 /// Line shape: `{"ts": Double, "event": String, "deviceId": String, ...}`. Fields a line does not
 /// carry stay nil; unknown fields are ignored.
 public struct LogEntry: Equatable, Sendable {
     /// Unix seconds.
     public var ts: Double
-    /// `decide`, `send`, `no-tokens`, `none-accepted`, `partial`, `client-ended`, `adopted`,
-    /// `start-vetoed`, `token-pruned`, or anything newer (counted, otherwise ignored).
-    public var event: String
+    /// The event; nil for a name the schema does not know (a newer writer): counted, otherwise ignored.
+    public var event: DecisionEvent?
     /// The device; a line without one belongs to the legacy device `default`.
     public var deviceId: String
-    /// `start`, `update` or `end` on `decide`, `send`, `none-accepted`, `partial`, `no-tokens`.
-    public var action: String?
+    /// The `action` of `decide`, `send`, `none-accepted`, `partial`, `no-tokens`.
+    public var action: PushAction?
     /// The first 8 hex characters of a token (`send`, `token-pruned`, `adopted`).
     public var token: String?
     /// APNs HTTP status on `send`.
@@ -24,8 +25,9 @@ public struct LogEntry: Equatable, Sendable {
     public var milliseconds: Double?
 
     public init(
-        ts: Double, event: String, deviceId: String = "default", action: String? = nil, token: String? = nil,
-        status: Int? = nil, reason: String? = nil, tokens: Int? = nil, milliseconds: Double? = nil
+        ts: Double, event: DecisionEvent?, deviceId: String = "default", action: PushAction? = nil,
+        token: String? = nil, status: Int? = nil, reason: String? = nil, tokens: Int? = nil,
+        milliseconds: Double? = nil
     ) {
         self.ts = ts
         self.event = event

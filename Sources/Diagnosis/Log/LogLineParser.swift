@@ -1,7 +1,10 @@
+import FleetCore
+
 /// Parses one decision-log line (a flat JSON object) straight from its bytes into a `LogEntry`.
 ///
 /// Hand-written because the diagnosis reads millions of lines: it walks the bytes once, keeps only
-/// the fields `LogEntry` names and skips the rest (nested arrays and objects included). Anything that
+/// the fields `LogEntry` names and skips the rest (nested arrays and objects included). Event, field
+/// and action names come from FleetCore's schema (`DecisionEvent`, `LogField`, `PushAction`). Anything that
 /// is not one complete JSON object — a truncated or garbled line — yields nil, never a crash.
 public enum LogLineParser {
     /// The entry on `line` (without its newline), or nil when the line is not a complete decision-log object
@@ -29,8 +32,8 @@ struct JSONCursor {
         skipSpace()
         guard take(UInt8(ascii: "{")) else { return nil }
         var ts: Double?
-        var event: String?
-        var entry = LogEntry(ts: 0, event: "")
+        var event: DecisionEvent??
+        var entry = LogEntry(ts: 0, event: nil)
         skipSpace()
         if !take(UInt8(ascii: "}")) {
             while true {
@@ -41,15 +44,18 @@ struct JSONCursor {
                 skipSpace()
                 switch key {
                 case .ts: guard let value = parseNumberOrNull() else { return nil }; ts = value
-                case .event: guard let value = parseStringOrNull() else { return nil }; event = value
+                case .event:
+                    // `"event": null` is no event at all; an unknown name is an entry the analysis ignores.
+                    guard !takeLiteral("null"), let value = parseName(Self.events) else { return nil }
+                    event = value
                 case .deviceId: guard let value = parseStringOrNull() else { return nil }; entry.deviceId = value ?? "default"
-                case .action: guard let value = parseStringOrNull() else { return nil }; entry.action = value
+                case .action: guard let value = parseName(Self.actions) else { return nil }; entry.action = value ?? nil
                 case .token: guard let value = parseStringOrNull() else { return nil }; entry.token = value
                 case .reason: guard let value = parseStringOrNull() else { return nil }; entry.reason = value
                 case .status: guard let value = parseNumberOrNull() else { return nil }; entry.status = value.map { Int($0) }
                 case .tokens: guard let value = parseNumberOrNull() else { return nil }; entry.tokens = value.map { Int($0) }
                 case .ms: guard let value = parseNumberOrNull() else { return nil }; entry.milliseconds = value
-                case .other: guard skipValue(depth: 0) else { return nil }
+                default: guard skipValue(depth: 0) else { return nil }
                 }
                 skipSpace()
                 if take(UInt8(ascii: ",")) { continue }
@@ -58,7 +64,8 @@ struct JSONCursor {
             }
         }
         skipSpace()
-        guard index == bytes.count, let ts = ts ?? nil, let event = event ?? nil else { return nil }
+        // A line needs a number `ts` and a string `event`; an event the schema does not know stays nil.
+        guard index == bytes.count, let ts = ts ?? nil, let event else { return nil }
         entry.ts = ts
         entry.event = event
         return entry
@@ -99,31 +106,45 @@ struct JSONCursor {
         return .some(number)
     }
 
-    /// The keys the entry keeps; everything else is `.other` and skipped.
-    enum Key {
-        case ts, event, deviceId, action, token, reason, status, tokens, ms, other
-    }
+    /// The fields the entry keeps; any other key is skipped.
+    static let keptFields = ByteNames(
+        [LogField.ts, .event, .deviceId, .action, .token, .reason, .status, .tokens, .ms].map { ($0.rawValue, $0) })
+    static let events = ByteNames(DecisionEvent.allCases.map { ($0.rawValue, $0) })
+    static let actions = ByteNames(PushAction.allCases.map { ($0.rawValue, $0) })
 
-    /// Reads an object key without building a String (the hot path: every key of every line).
-    private mutating func parseKey() -> Key? {
+    /// Reads an object key without building a String (the hot path: every key of every line);
+    /// nil for a key the entry does not keep, which is then skipped. Only a malformed key fails the line.
+    private mutating func parseKey() -> LogField?? {
         guard current == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
         guard skipString() else { return nil }
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<(index - 1)])
-        switch raw.count {
-        case 2: return Self.equals(raw, "ts") ? .ts : Self.equals(raw, "ms") ? .ms : .other
-        case 5: return Self.equals(raw, "event") ? .event : Self.equals(raw, "token") ? .token : .other
-        case 6: return Self.equals(raw, "action") ? .action : Self.equals(raw, "reason") ? .reason
-            : Self.equals(raw, "status") ? .status : Self.equals(raw, "tokens") ? .tokens : .other
-        case 8: return Self.equals(raw, "deviceId") ? .deviceId : .other
-        default: return .other
-        }
+        return .some(Self.keptFields.value(for: UnsafeRawBufferPointer(rebasing: bytes[start..<(index - 1)])))
     }
 
-    private static func equals(_ raw: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
-        guard raw.count == literal.utf8CodeUnitCount else { return false }
-        for offset in 0..<raw.count where raw[offset] != literal.utf8Start[offset] { return false }
-        return true
+    /// A string value looked up in `names` without building a String when it has no escapes:
+    /// `.some(nil)` for `null` or a name `names` does not hold, nil when malformed.
+    private mutating func parseName<Value>(_ names: ByteNames<Value>) -> Value?? {
+        if takeLiteral("null") { return .some(nil) }
+        guard current == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        var hasEscapes = false
+        index += 1
+        while let byte = current, byte != UInt8(ascii: "\"") {
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                index += 1
+            } else if byte < 0x20 {
+                return nil
+            }
+            index += 1
+        }
+        guard current != nil else { return nil }
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+        index += 1
+        guard hasEscapes else { return .some(names.value(for: raw)) }
+        guard let decoded = JSONEscapes.decode(raw) else { return nil }
+        var copy = decoded
+        return .some(copy.withUTF8 { names.value(for: UnsafeRawBufferPointer($0)) })
     }
 
     /// Moves past a string without decoding it; false when malformed.

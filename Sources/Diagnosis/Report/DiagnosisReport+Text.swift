@@ -1,3 +1,5 @@
+import FleetCore
+
 extension DiagnosisReport {
     /// The report for people: one block per device, each line answering one question.
     public func text(source: String) -> String {
@@ -47,8 +49,8 @@ extension DeviceDiagnosis {
                 + "\(clientEnded.perHour.count) hours with any"
         }
         out.append(ended)
-        var short = "  Shortfalls: \(shortfalls.partial) partial, \(shortfalls.noneAccepted) none-accepted, "
-            + "\(shortfalls.noTokens) no-tokens; \(shortfalls.runs) runs"
+        var short = "  Shortfalls: \(shortfalls.partial) partial, \(shortfalls.noneAccepted) \(DecisionEvent.noneAccepted.rawValue), "
+            + "\(shortfalls.noTokens) \(DecisionEvent.noTokens.rawValue); \(shortfalls.runs) runs"
         if let run = shortfalls.longestRun {
             short += "; longest \(run.shortfalls) in a row over \(DurationText.format(run.to - run.from)) from "
                 + UTCTime.format(run.from) + (run.isOpen ? " (still open at the end of the log)" : "")

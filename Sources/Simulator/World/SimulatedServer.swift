@@ -164,7 +164,7 @@ final class SimulatedServer {
     private func record(_ line: DecisionLogLine, _ simulation: Simulation) {
         guard line.event != .send else { return }
         simulation.note("\(name): \(line.event.rawValue) \(line.deviceId) \(Self.summary(line.fields))")
-        if line.event == .clientEnded, port == Self.pushPort, case .strings(let veto) = line.fields["veto"] {
+        if line.event == .clientEnded, port == Self.pushPort, let veto = line.strings(.veto) {
             simulation.metrics.endedAgainstActive(line.deviceId, population: veto, simulation)
         }
     }
@@ -185,9 +185,9 @@ final class SimulatedServer {
         }
     }
 
-    private static func summary(_ fields: [String: LogValue]) -> String {
-        fields.keys.sorted().map { key in
-            switch fields[key]! {
+    private static func summary(_ fields: [LogField: LogValue]) -> String {
+        fields.keys.map(\.rawValue).sorted().map { key in
+            switch fields[LogField(rawValue: key)!]! {
             case .string(let text): "\(key)=\(text)"
             case .number(let number): "\(key)=\(JSONNumber.text(number))"
             case .integer(let number): "\(key)=\(number)"

@@ -37,8 +37,8 @@ import Testing
         #expect(body["options"] as? [String] == ["Red", "Blue"])
         let alerts = harness.log.all.filter { $0.event == .alert }
         #expect(alerts.map(\.deviceId).sorted() == ["phone-a", "phone-b"])
-        #expect(alerts.allSatisfy { $0.fields["token"] == .string(String(repeating: "a", count: 8))
-            || $0.fields["token"] == .string(String(repeating: "b", count: 8)) })
+        #expect(alerts.allSatisfy { $0.fields[.token] == .string(String(repeating: "a", count: 8))
+            || $0.fields[.token] == .string(String(repeating: "b", count: 8)) })
     }
 
     @Test("Each kind has its category", arguments: [
@@ -85,7 +85,7 @@ import Testing
         await harness.service.sendQuestionPushes()
         let pruned = harness.log.all.filter { $0.event == .tokenPruned }
         #expect(pruned.map(\.deviceId) == ["dead"])
-        #expect(pruned.first?.fields["kind"] == .string("apns"))
+        #expect(pruned.first?.fields[.kind] == .string("apns"))
         let stored = try await harness.store.load()
         #expect(stored.devices["dead"]?.profile.apnsToken == nil)
         #expect(stored.devices["live"]?.profile.apnsToken == hexB)
@@ -133,6 +133,6 @@ import Testing
         #expect(alert["options"] as? [String] == ["Allow", "Deny"])
         let withdrawal = try #require(records.last?.bodyJSON as? [String: Any])
         #expect(withdrawal["event"] as? String == "question.updated")
-        #expect(harness.log.all.filter { $0.event == .alert }.map { $0.fields["status"] } == [.integer(200), .integer(200)])
+        #expect(harness.log.all.filter { $0.event == .alert }.map { $0.fields[.status] } == [.integer(200), .integer(200)])
     }
 }

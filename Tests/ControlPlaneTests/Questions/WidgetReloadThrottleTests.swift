@@ -50,6 +50,6 @@ import Testing
         await harness.call("PUT", "/api/sessions/s1", #"{"title":"t"}"#)
         await harness.service.sendQuestionPushes()
         #expect(try await harness.store.load().devices["phone"]?.profile.widgetPushToken == nil)
-        #expect(harness.log.all.filter { $0.event == .tokenPruned }.map { $0.fields["kind"] } == [.string("widget")])
+        #expect(harness.log.all.filter { $0.event == .tokenPruned }.map { $0.fields[.kind] } == [.string("widget")])
     }
 }
