@@ -45,13 +45,21 @@ public struct HookCommand: Command {
             files: HookFiles(home: URL(fileURLWithPath: configuration.home)), host: configuration.host,
             delivery: HookCommand.delivery(for: configuration), requestTimeout: configuration.requestTimeout,
             tokenFingerprint: TokenFingerprint.of(configuration.token), agent: agent, wallClock: { Date().timeIntervalSince1970 })
-        let summary = await runner.handle(String(decoding: context.readInput(), as: UTF8.self), deadline: deadline)
+        let answering = PhoneAnswering(configuration, client: HTTPClient())
+        var asked: (PhoneQuestion, AskedQuestion)?
+        let summary = await runner.handle(String(decoding: context.readInput(), as: UTF8.self), deadline: deadline) {
+            // Only an agent whose decision format LFG speaks waits for the phone.
+            if agent.answersFromPhone { asked = answering.ask(&$0) }
+        }
         // Stderr of a hook that exits 0 only reaches Claude Code's debug log.
         if let problem = summary.problem { context.writeError("lfg hook: \(problem)\n") }
+        for problem in configuration.answeringProblems { context.writeError("lfg hook: \(problem)\n") }
         for result in [summary.drain, summary.helped] {
             guard let reason = result.stoppedBecause, reason != .anotherProcessDelivers else { continue }
             context.writeError("lfg hook: \(Self.explain(reason, pending: result.remaining, configuration))\n")
         }
+        // After the report left: the only stdout this command ever writes is Claude Code's decision.
+        if let asked, let decision = await answering.decision(for: asked) { context.write(decision.prettyPrinted() + "\n") }
         return 0
     }
 

@@ -6,7 +6,7 @@ public struct HooksInstallCommand: Command {
     public static let name = "hooks install"
     public static let summary = "add LFG's hooks to Claude Code's settings (or Codex's hooks.json)"
     public static let usage = """
-        Usage: lfg hooks install [--agent claude|codex] [--settings FILE] [--lfg PATH]
+        Usage: lfg hooks install [--agent claude|codex] [--settings FILE] [--lfg PATH] [--answer-policy P] [--answer-wait S]
 
         Adds `lfg hook` to every event LFG maps, in FILE (default for Claude Code: $CLAUDE_CONFIG_DIR/settings.json,
         else ~/.claude/settings.json; for Codex: $CODEX_HOME/hooks.json, else ~/.codex/hooks.json). Keeps every
@@ -14,23 +14,45 @@ public struct HooksInstallCommand: Command {
         nothing. A file that is not valid JSON is refused.
           --agent NAME  the agent whose hooks to edit (default: claude)
           --lfg PATH    the lfg executable the hook runs (default: this one)
-        Codex runs a hook only after you trust it once: open Codex and review it in /hooks.
+          --answer-policy always|never|idle:N   when the hook waits for the phone's answer (default idle:60)
+          --answer-wait S   the longest wait in seconds (default 300)
+        Both are saved as LFG_ANSWER_POLICY / LFG_ANSWER_WAIT_S in $LFG_HOME/.env; the PermissionRequest and
+        PreToolUse handlers get a `timeout` 30 s above the wait, so Claude Code never cuts a decision short.
+        (Claude Code only, for now.) Codex runs a hook only after you trust it once: open Codex and review it in /hooks.
         """
 
     let settingsPath: String?
     let executablePath: String?
     let agent: any AgentAdapter
+    let answerPolicy: AnswerPolicy?
+    let answerWait: Double?
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         settingsPath = try arguments.value("--settings")
         executablePath = try arguments.value("--lfg")
         agent = try HookSettingsLocation.agent(try arguments.value("--agent"))
+        if let text = try arguments.value("--answer-policy") {
+            guard let policy = AnswerPolicy(text: text) else {
+                throw UsageError("--answer-policy takes always, never or idle:N (seconds), not '\(text)'")
+            }
+            answerPolicy = policy
+        } else {
+            answerPolicy = nil
+        }
+        answerWait = try arguments.integer("--answer-wait", in: 0...Int(AnswerSettings.maximumWaitSeconds)).map(Double.init)
+        if !agent.answersFromPhone, answerPolicy != nil || answerWait != nil {
+            throw UsageError("--answer-policy and --answer-wait apply to agents that wait for the phone's answer (claude), not \(agent.name)")
+        }
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
         let path = settingsPath ?? agent.defaultConfigurationPath(environment: context.environment)
         let executable = try executablePath.map(HookSettingsLocation.checkedExecutable) ?? HookSettingsLocation.currentExecutable()
-        let editor = HookSettingsEditor(executablePath: executable, agent: agent)
+        let answering = agent.answersFromPhone
+            ? try HookAnswerSetup.save(policy: answerPolicy, wait: answerWait, environment: context.environment) : nil
+        let waits = answering.map { $0.policy != .never } ?? false
+        let editor = HookSettingsEditor(
+            executablePath: executable, agent: agent, answerTimeout: waits ? answering?.hookTimeoutSeconds : nil)
         let outcome: SettingsFile.Outcome
         do {
             outcome = try SettingsFile.edit(path, now: Date().timeIntervalSince1970, transform: editor.install)
@@ -42,6 +64,11 @@ public struct HooksInstallCommand: Command {
             context.write("Added `\(editor.command)` to \(agent.displayName)'s hooks in \(outcome.path)\(backup).\n")
         } else {
             context.write("LFG's hooks are already in \(outcome.path); nothing changed.\n")
+        }
+        if let answering {
+            context.write(answering.policy == .never
+                ? "The hook never waits for the phone (answer policy never).\n"
+                : "The hook waits for the phone's answer up to \(Int(answering.waitSeconds)) s (policy \(answering.policy)).\n")
         }
         let notes = agent.installNotes(configurationPath: outcome.path) { path in
             FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }

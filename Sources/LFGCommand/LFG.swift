@@ -10,6 +10,7 @@ public enum LFG {
         SimulateCommand.self,
         BenchAPNsCommand.self,
         BenchServeCommand.self,
+        BenchAnswersCommand.self,
         HookCommand.self,
         HooksInstallCommand.self,
         HooksUninstallCommand.self,

@@ -1,3 +1,5 @@
+import FleetCore
+
 /// One coding agent whose hooks LFG reads: how its hook input becomes the common ``HookEvent`` (which
 /// ``HookReducer`` turns into reports), and where and for which events its hooks are installed.
 ///
@@ -16,9 +18,14 @@ public protocol AgentAdapter: Sendable {
     /// What the person must know after an install into `configurationPath` (a one-time step, another
     /// file that also holds hooks); `readFile` reads a path's text, nil when missing.
     func installNotes(configurationPath: String, readFile: (String) -> String?) -> [String]
+    /// Whether `lfg hook` may wait for the phone's answer and print the agent's decision (contract 8.2):
+    /// only for an agent whose decision format LFG speaks.
+    var answersFromPhone: Bool { get }
 }
 
 extension AgentAdapter {
+    public var answersFromPhone: Bool { false }
+
     public func installNotes(configurationPath: String, readFile: (String) -> String?) -> [String] { [] }
 
     /// The arguments after `lfg hook` in an installed handler: none for the default agent.
@@ -58,6 +65,7 @@ public struct ClaudeCodeAdapter: AgentAdapter {
     public var name: String { "claude" }
     public var displayName: String { "Claude Code" }
     public var installedEvents: [String] { HookEventName.installed.map(\.rawValue) }
+    public var answersFromPhone: Bool { true }
 
     /// `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`.
     public func defaultConfigurationPath(environment: [String: String]) -> String {

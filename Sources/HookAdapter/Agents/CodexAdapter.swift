@@ -1,3 +1,5 @@
+import FleetCore
+
 /// Codex CLI (`lfg hook --agent codex`): its hooks send Claude Code's field names for the events
 /// they share (see docs/codex-hooks.md for the sources), so the adapter keeps only Codex's own events
 /// and names what differs.

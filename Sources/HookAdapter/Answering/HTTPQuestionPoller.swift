@@ -17,7 +17,7 @@ public struct HTTPQuestionPoller: QuestionPoller {
         self.token = token
     }
 
-    public func wait(for id: QuestionID, seconds: Double) async -> Question? {
+    public func wait(for id: QuestionID, seconds: Double) async -> PollResult {
         var headers: [(name: String, value: String)] = []
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         let timeout = String(format: "%.3f", max(0, seconds))
@@ -25,7 +25,11 @@ public struct HTTPQuestionPoller: QuestionPoller {
             method: "GET",
             url: baseURL + "/api/questions/" + HTTPReportDelivery.pathSegment(id.rawValue) + "/wait?timeout=" + timeout,
             headers: headers, timeout: .milliseconds(Int64((seconds + Self.requestMargin) * 1000)))
-        guard let response = try? await client.send(request), response.status == 200 else { return nil }
-        return try? JSONDecoder().decode(Question.self, from: response.body)
+        guard let response = try? await client.send(request) else { return .unreachable }
+        if response.status == 404 { return .unknown }
+        guard response.status == 200, let question = try? JSONDecoder().decode(Question.self, from: response.body) else {
+            return .unreachable
+        }
+        return .question(question)
     }
 }

@@ -1,3 +1,4 @@
+import FleetCore
 /// One Claude Code hook event, read leniently: unknown events and fields are ignored, and a field
 /// of the wrong type reads as absent, because a newer Claude Code must never make the hook fail.
 public struct HookEvent: Hashable, Sendable {
@@ -29,12 +30,16 @@ public struct HookEvent: Hashable, Sendable {
     public var error: String?
     /// How many `background_tasks` and `session_crons` a Stop names: work that will wake the session.
     public var backgroundWork: Int
+    /// `permission_suggestions` of PermissionRequest: what "always allow" may persist.
+    public var permissionSuggestions: [JSONValue]
+    /// The question this event asks the phone (set by `lfg hook` before recording; not a Claude Code field).
+    public var askedQuestion: AskedQuestion?
 
     public init(
         name: HookEventName, sessionID: String, cwd: String? = nil, agentID: String? = nil, prompt: String? = nil,
         sessionTitle: String? = nil, toolName: String? = nil, toolInput: JSONValue = .null, toolUseID: String? = nil,
         notificationType: String? = nil, message: String? = nil, source: String? = nil, error: String? = nil,
-        backgroundWork: Int = 0
+        backgroundWork: Int = 0, permissionSuggestions: [JSONValue] = [], askedQuestion: AskedQuestion? = nil
     ) {
         self.name = name
         self.sessionID = sessionID
@@ -50,6 +55,8 @@ public struct HookEvent: Hashable, Sendable {
         self.source = source
         self.error = error
         self.backgroundWork = backgroundWork
+        self.permissionSuggestions = permissionSuggestions
+        self.askedQuestion = askedQuestion
     }
 
     /// Whether a subagent (not the main thread) raised the event.
@@ -86,7 +93,9 @@ public struct HookEvent: Hashable, Sendable {
             message: root["message"]?.stringValue.nonEmpty,
             source: root["source"]?.stringValue.nonEmpty,
             error: root["error"]?.stringValue.nonEmpty,
-            backgroundWork: background
+            backgroundWork: background,
+            permissionSuggestions: root["permission_suggestions"]?.arrayValue ?? [],
+            askedQuestion: AskedQuestion(json: root[AskedQuestion.recordKey])
         )
     }
 }

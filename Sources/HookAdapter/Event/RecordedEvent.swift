@@ -31,6 +31,7 @@ public struct RecordedEvent: Hashable, Sendable {
         ]
         for (key, value) in optional { if let value { fields[key] = .string(value) } }
         if event.toolInput != .null { fields["tool_input"] = event.toolInput }
+        if let asked = event.askedQuestion { fields[AskedQuestion.recordKey] = asked.json }
         if event.backgroundWork > 0 { fields["background_tasks"] = .array(Array(repeating: .null, count: event.backgroundWork)) }
         let record: JSONObject = [
             "host": .string(host.rawValue), "recordedAt": .number(String(recordedAt)), "event": .object(fields),

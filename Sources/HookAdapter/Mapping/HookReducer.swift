@@ -59,7 +59,7 @@ public enum HookReducer {
             session.clearPrompt(ownedBy: agent)
             if tool == "AskUserQuestion" || tool == "ExitPlanMode" {
                 // These tools are themselves the wait: the dialog shows as the tool starts.
-                session.setPrompt(PromptText.forPermission(tool: tool, input: event.toolInput), raisedBy: agent)
+                session.setPrompt(PromptText.forPermission(tool: tool, input: event.toolInput, asking: event.askedQuestion), raisedBy: agent)
             }
             if agent == nil {
                 session.report.busy = true
@@ -73,7 +73,7 @@ public enum HookReducer {
             if agent == nil { session.report.busy = true }
         case .permissionRequest:
             let tool = event.toolName ?? "tool"
-            session.setPrompt(PromptText.forPermission(tool: tool, input: event.toolInput), raisedBy: agent)
+            session.setPrompt(PromptText.forPermission(tool: tool, input: event.toolInput, asking: event.askedQuestion), raisedBy: agent)
             if agent == nil { session.report.busy = true }
         case .notification:
             notify(event, &session)

@@ -4,12 +4,14 @@ import FleetCore
 enum PromptText {
     /// The prompt a permission request for `tool` raises: AskUserQuestion is a question, ExitPlanMode
     /// a plan to approve, anything else a permission described like its step ("Bash: rm -rf build").
-    static func forPermission(tool: String, input: JSONValue) -> Prompt {
-        switch tool {
+    /// With `asking`, the prompt carries the question `lfg hook` asks the phone (its id, expiry, options).
+    static func forPermission(tool: String, input: JSONValue, asking: AskedQuestion? = nil) -> Prompt {
+        let prompt = switch tool {
         case "AskUserQuestion": question(input)
         case "ExitPlanMode": plan(input)
         default: Prompt(kind: .permission, text: StepText.describe(tool: tool, input: input))
         }
+        return asking.map { $0.applied(to: prompt) } ?? prompt
     }
 
     /// The first question AskUserQuestion asks.

@@ -21,6 +21,10 @@ public struct HookConfiguration: Hashable, Sendable {
     /// `LFG_HOOK_BUDGET_MS`: the hard bound of one hook call, in seconds (an extension; default
     /// ``HookRunner/timeBudget``, accepted from 0.05 to 10 s). Tests on a loaded machine raise it.
     public var timeBudget: Double
+    /// `LFG_ANSWER_POLICY` and `LFG_ANSWER_WAIT_S`: when and how long to wait for the phone's answer.
+    public var answering = AnswerSettings()
+    /// What was wrong with those two settings (their defaults were used instead).
+    public var answeringProblems: [String] = []
 
     public init(
         home: String, url: String = defaultURL, token: String? = nil, tokenSource: String = "no token",
@@ -51,6 +55,7 @@ public struct HookConfiguration: Hashable, Sendable {
         var configuration = HookConfiguration(
             home: home, url: url, host: setting("LFG_HOST").map { HostID($0) } ?? hostName.nonEmpty.map { HostID($0) } ?? .local,
             timeBudget: budget ?? HookRunner.timeBudget)
+        (configuration.answering, configuration.answeringProblems) = AnswerSettings.resolve(setting)
         if let token = environment["LFG_AUTH_TOKEN"].nonEmpty {
             (configuration.token, configuration.tokenSource) = (token, "LFG_AUTH_TOKEN in the environment")
         } else if let token = dotEnv["LFG_AUTH_TOKEN"].nonEmpty {

@@ -52,7 +52,12 @@ public struct HookRunner: Sendable {
     }
 
     /// Handles one hook input (the JSON text on stdin) within `deadline`. Never throws.
-    public func handle(_ input: String, deadline: HookDeadline) async -> Summary {
+    ///
+    /// - Parameter preparing: sees the decoded event before it is recorded, and may change it (`lfg hook`
+    ///   attaches the question it asks the phone there).
+    public func handle(
+        _ input: String, deadline: HookDeadline, preparing: (inout HookEvent) -> Void = { _ in }
+    ) async -> Summary {
         var summary = Summary()
         do {
             try files.prepare()
@@ -62,7 +67,8 @@ public struct HookRunner: Sendable {
         }
         let now = wallClock()
         do {
-            let event = try agent.event(from: input)
+            var event = try agent.event(from: input)
+            preparing(&event)
             summary.recorded = try record(event, now: now)
         } catch let error as HookInputError {
             summary.problem = error.message

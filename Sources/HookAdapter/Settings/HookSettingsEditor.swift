@@ -1,3 +1,5 @@
+import FleetCore
+
 /// LFG's entries in an agent's hook configuration (Claude Code's settings and Codex's hooks.json share
 /// the shape `{"hooks": {Event: [{"matcher"?, "hooks": [handler]}]}}`), added and removed as pure JSON
 /// transformations.
@@ -13,20 +15,36 @@ public struct HookSettingsEditor: Sendable {
     public var events: [String]
     /// Seconds the agent waits for the handler; the hook bounds itself far below it.
     public static let handlerTimeout = 5
+    /// The events whose hook may wait for the phone's answer (contract 8.2).
+    public static let answeringEvents: Set<String> = [
+        HookEventName.permissionRequest.rawValue, HookEventName.preToolUse.rawValue,
+    ]
+    /// The `timeout` of the answering events' handler: above the longest wait for the phone, so Claude
+    /// Code never kills a hook about to print its decision; nil when the hook never waits.
+    public var answerTimeout: Int?
 
     /// An editor whose handler runs the `lfg` executable at `executablePath` for `agent`'s events.
-    public init(executablePath: String, agent: any AgentAdapter = AgentAdapters.default) {
+    public init(executablePath: String, agent: any AgentAdapter = AgentAdapters.default, answerTimeout: Int? = nil) {
         command = ([Self.shellQuoted(executablePath), "hook"] + agent.hookArguments).joined(separator: " ")
         events = agent.installedEvents
+        self.answerTimeout = answerTimeout
     }
 
     /// LFG's handler object.
-    public var handler: JSONValue {
-        .object(["type": .string("command"), "command": .string(command), "timeout": .number("\(Self.handlerTimeout)")])
-    }
+    public var handler: JSONValue { handler(timeout: Self.handlerTimeout) }
 
     /// LFG's matcher group for one event.
     public var group: JSONValue { .object(["hooks": .array([handler])]) }
+
+    /// LFG's matcher group for `event`: the answering events get ``answerTimeout`` when it is set.
+    public func group(for event: String) -> JSONValue {
+        guard let answerTimeout, Self.answeringEvents.contains(event) else { return group }
+        return .object(["hooks": .array([handler(timeout: max(answerTimeout, Self.handlerTimeout))])])
+    }
+
+    func handler(timeout: Int) -> JSONValue {
+        .object(["type": .string("command"), "command": .string(command), "timeout": .number("\(timeout)")])
+    }
 
     /// `settings` with LFG's handler on every mapped event, exactly once; a document that already
     /// has exactly that comes back unchanged. Throws when the document's shape leaves no place for hooks.
@@ -50,6 +68,7 @@ public struct HookSettingsEditor: Sendable {
                 groups = array
             }
             let others = Self.removingLFG(from: groups)
+            let group = group(for: event)
             let isInstalledExactly = groups.filter { $0 == group }.count == 1 && others.count == groups.count - 1
             if !isInstalledExactly { hooks[event] = .array(others + [group]) }
         }

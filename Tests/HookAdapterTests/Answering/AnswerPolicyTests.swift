@@ -11,10 +11,10 @@ final class SetIdleClock: HostIdleClock {
     func set(_ seconds: Double?) { value.withLock { $0 = seconds } }
 }
 
-/// A poller that answers from a script, advancing a fake wall clock by each slice it "waits".
+/// A poller that answers from a script, advancing a fake wall clock by each slice it "waits" on a pending question.
 final class ScriptedPoller: QuestionPoller {
     private struct State {
-        var answers: [Question?]
+        var answers: [PollResult]
         var slices: [Double] = []
         var now: Double = 1_000
     }
@@ -23,7 +23,7 @@ final class ScriptedPoller: QuestionPoller {
     /// Called after each poll (the test moves the idle clock here).
     let afterPoll: @Sendable (Int) -> Void
 
-    init(_ answers: [Question?], afterPoll: @escaping @Sendable (Int) -> Void = { _ in }) {
+    init(_ answers: [PollResult], afterPoll: @escaping @Sendable (Int) -> Void = { _ in }) {
         state = Mutex(State(answers: answers))
         self.afterPoll = afterPoll
     }
@@ -31,15 +31,25 @@ final class ScriptedPoller: QuestionPoller {
     var slices: [Double] { state.withLock { $0.slices } }
     var now: Double { state.withLock { $0.now } }
 
-    func wait(for id: QuestionID, seconds: Double) async -> Question? {
-        let (answer, count) = state.withLock { state -> (Question?, Int) in
+    /// The wait loop's pause: moves the fake clock.
+    func pause(_ seconds: Double) { state.withLock { $0.now += seconds } }
+
+    /// An ``AnswerWait`` on this poller and its fake clock.
+    func answerWait(_ settings: AnswerSettings, idle: any HostIdleClock) -> AnswerWait {
+        AnswerWait(settings: settings, idleClock: idle, poller: self, now: { self.now }, pause: { self.pause($0) })
+    }
+
+    func wait(for id: QuestionID, seconds: Double) async -> PollResult {
+        let (answer, count) = state.withLock { state -> (PollResult, Int) in
             guard !state.answers.isEmpty else {
                 Issue.record("polled more often than the script says")
-                return (nil, state.slices.count)
+                return (.unreachable, state.slices.count)
             }
             state.slices.append(seconds)
-            state.now += seconds
-            return (state.answers.removeFirst(), state.slices.count)
+            let answer = state.answers.removeFirst()
+            // A long poll takes its whole slice only when the question stays pending; a 404 or an answer is at once.
+            if case .question(let question) = answer, question.state == .pending { state.now += seconds }
+            return (answer, state.slices.count)
         }
         afterPoll(count)
         return answer
@@ -87,8 +97,7 @@ final class ScriptedPoller: QuestionPoller {
     @Test("While the person is active the hook never polls at all")
     func activeNeverWaits() async {
         let poller = ScriptedPoller([])
-        let wait = AnswerWait(
-            settings: AnswerSettings(), idleClock: SetIdleClock(5), poller: poller, now: { poller.now })
+        let wait = poller.answerWait(AnswerSettings(), idle: SetIdleClock(5))
         #expect(!wait.mayWait())
         #expect(await wait.settled("q1", until: 1_300) == nil)
         #expect(poller.slices.isEmpty)
@@ -97,8 +106,8 @@ final class ScriptedPoller: QuestionPoller {
     @Test("A person who comes back mid-wait releases the hook at the next slice")
     func returningPersonReleases() async {
         let idle = SetIdleClock(120)
-        let poller = ScriptedPoller([Self.pending, Self.pending]) { count in if count == 2 { idle.set(0.5) } }
-        let wait = AnswerWait(settings: AnswerSettings(), idleClock: idle, poller: poller, now: { poller.now })
+        let poller = ScriptedPoller([.question(Self.pending), .question(Self.pending)]) { count in if count == 2 { idle.set(0.5) } }
+        let wait = poller.answerWait(AnswerSettings(), idle: idle)
         #expect(wait.mayWait())
         #expect(await wait.settled("q1", until: 1_300) == nil)
         #expect(poller.slices == [AnswerWait.idleRecheckSeconds, AnswerWait.idleRecheckSeconds])
@@ -106,23 +115,30 @@ final class ScriptedPoller: QuestionPoller {
 
     @Test("An answer ends the wait; the last slice is cut to the deadline")
     func answered() async {
-        let poller = ScriptedPoller([Self.pending, Self.answered])
-        let wait = AnswerWait(
-            settings: AnswerSettings(policy: .always, waitSeconds: 400), idleClock: SetIdleClock(nil), poller: poller,
-            now: { poller.now })
+        let poller = ScriptedPoller([.question(Self.pending), .question(Self.answered)])
+        let wait = poller.answerWait(AnswerSettings(policy: .always, waitSeconds: 400), idle: SetIdleClock(nil))
         #expect(await wait.settled("q1", until: 1_400) == Self.answered)
         #expect(poller.slices == [300, 100])
     }
 
     @Test("With no answer by the deadline, or a server that cannot be asked, the hook gives up")
     func givesUp() async {
-        let timedOut = ScriptedPoller([Self.pending])
+        let timedOut = ScriptedPoller([.question(Self.pending)])
         let always = AnswerSettings(policy: .always, waitSeconds: 30)
-        #expect(await AnswerWait(settings: always, idleClock: SetIdleClock(nil), poller: timedOut, now: { timedOut.now })
-            .settled("q1", until: 1_030) == nil)
-        let down = ScriptedPoller([nil])
-        #expect(await AnswerWait(settings: always, idleClock: SetIdleClock(nil), poller: down, now: { down.now })
-            .settled("q1", until: 1_030) == nil)
-        #expect(!AnswerWait(settings: AnswerSettings(policy: .always, waitSeconds: 0), idleClock: SetIdleClock(nil), poller: down, now: { 0 }).mayWait())
+        #expect(await timedOut.answerWait(always, idle: SetIdleClock(nil)).settled("q1", until: 1_030) == nil)
+        let down = ScriptedPoller([.unreachable])
+        #expect(await down.answerWait(always, idle: SetIdleClock(nil)).settled("q1", until: 1_030) == nil)
+        #expect(!down.answerWait(AnswerSettings(policy: .always, waitSeconds: 0), idle: SetIdleClock(nil)).mayWait())
+    }
+
+    @Test("A question the server does not know yet is looked for again, for a few seconds only")
+    func unknownAtFirst() async {
+        let always = AnswerSettings(policy: .always, waitSeconds: 30)
+        let late = ScriptedPoller([.unknown, .unknown, .question(Self.answered)])
+        #expect(await late.answerWait(always, idle: SetIdleClock(nil)).settled("q1", until: 1_030) == Self.answered)
+        let looks = Int(AnswerWait.unknownGraceSeconds / AnswerWait.unknownRetrySeconds)
+        let never = ScriptedPoller(Array(repeating: .unknown, count: looks + 10))
+        #expect(await never.answerWait(always, idle: SetIdleClock(nil)).settled("q1", until: 1_030) == nil)
+        #expect((looks...looks + 2).contains(never.slices.count))
     }
 }
