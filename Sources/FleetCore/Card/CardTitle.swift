@@ -4,19 +4,28 @@
 /// The reducer both writers run (``FleetReducer``) applies it to every row, so the app and the server
 /// show the same cut and compare the same states. The budget is in JSON-encoded bytes, not characters:
 /// a quote costs 2, a control character 6, an emoji cluster 25 or more. With ``FleetReducer/maxRows``
-/// rows at ``maximumEncodedBytes`` each, the content state stays near 2 KB, leaving the rest of a push
+/// rows of at most ``maximumRowBytes`` each, the content state stays near 2.3 KB, leaving the rest of a push
 /// (start's attributes and alert, a channel id up to 1024 characters) room to spare.
 public enum CardTitle {
     /// The most a row's title may take once JSON-encoded (without its quotes), ellipsis included.
     public static let maximumEncodedBytes = 480
+    /// The most a row's sid and title may take together once JSON-encoded: a long sid (up to 200 bytes
+    /// under the id rule, 400 once its quotes are escaped) leaves its title less room.
+    public static let maximumRowBytes = 720
     /// What marks a shortened title.
     public static let ellipsis: Character = "…"
+
+    /// The title a row for session `sid` shows: `title` fitted to what the sid leaves of ``maximumRowBytes``,
+    /// at most ``maximumEncodedBytes``.
+    public static func fitted(_ title: String, besideSid sid: SessionID) -> String {
+        fitted(title, toEncodedBytes: min(maximumEncodedBytes, max(0, maximumRowBytes - encodedBytes(sid.rawValue))))
+    }
 
     /// `title` itself when it fits `budget` encoded bytes; else its longest prefix of whole characters
     /// that fits with ``ellipsis`` appended. Deterministic: the same title always gives the same text.
     public static func fitted(_ title: String, toEncodedBytes budget: Int = maximumEncodedBytes) -> String {
         if encodedBytes(title) <= budget { return title }
-        let room = budget - encodedBytes(ellipsis)
+        let room = max(0, budget - encodedBytes(ellipsis))
         var kept = ""
         var used = 0
         for character in title {

@@ -17,13 +17,16 @@ import Testing
         String(repeating: "é/", count: 2_000),
     ]
 
-    /// The worst content state: max rows, every title worst-case, long sids, large numbers.
+    /// The worst content state: max rows, every title worst-case, the longest sids, large numbers.
     static func worstState(title: String) throws -> ContentState {
         let sessions = try (0..<(FleetReducer.maxRows + 5)).map { index in
             // Through the API's own decoding, as a hook's report arrives.
             let body = try JSONSerialization.data(withJSONObject: ["title": title, "busy": true])
             let report = try JSONDecoder().decode(SessionReport.self, from: body)
-            return FleetSession(sid: SessionID(String(repeating: "s\(index)", count: 64)), report: report)
+            // The longest sid the id rule allows, in the character that costs most to encode (a quote: 2 bytes).
+            let sid = String(repeating: "\"", count: IdentifierRule.maxBytes - 1) + "\(index)"
+            #expect(IdentifierRule.problem(sid) == nil)
+            return FleetSession(sid: SessionID(sid), report: report)
         }
         var state = FleetReducer.reduce(sessions, now: 1_999_999_999.999_999).contentState
         state.working = 99_999
