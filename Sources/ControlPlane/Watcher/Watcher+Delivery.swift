@@ -119,6 +119,7 @@ extension Watcher {
             box.record.card = nil
             box.endGate = EndGateState()
             var effects: [WatcherEffect] = [.recordHistory(.ended(batch.deviceId, at: now, reason: .serverEnded))]
+            if let channel = batch.channel { effects += rotateChannel(afterEndOn: channel.id, box: &box, now: now) }
             if guards.isOn(.tokenForgetting) {
                 effects += forgetUpdateTokens(&box, deviceId: batch.deviceId, reason: "card-ended", now: now)
             }
