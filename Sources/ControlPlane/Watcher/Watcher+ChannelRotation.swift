@@ -26,7 +26,15 @@ extension Watcher {
             box.record.channel.current = spare
             box.record.channel.successor = nil
         }
-        return retire(heldAfterEnd(channel, now: now))
+        let held = heldAfterEnd(channel, now: now)
+        box.endsToRepeat.append(held)
+        return retire(held)
+    }
+
+    /// Publishes an ended card's `end` once more on its held channel, once the next card has started.
+    mutating func repeatEnd(_ box: inout FleetBox, deviceId: DeviceID, now: UnixTime) -> [WatcherEffect] {
+        guard box.record.card != nil, !box.endsToRepeat.isEmpty else { return [] }
+        return send(.end, content: .zeroed(at: now), box: &box, deviceId: deviceId, now: now, purpose: .repeatedEnd)
     }
 
     /// `channel` as retired after an `end` was published on it at `now` (without the guard: deleted at once).

@@ -30,6 +30,21 @@ import Testing
         #expect(harness.tick().channelRequests.allSatisfy { if case .delete = $0 { false } else { true } })
     }
 
+    @Test("Once the next card has started, the old end is published on C once more (a broadcast can be lost after its 200)")
+    func endRepeatedOnce() throws {
+        var (harness, _) = try Self.endedChannelCard()
+        harness.work("s2")
+        let start = try #require(harness.tick().batches.first)
+        harness.answer(start)
+        let repeated = try #require(harness.tick().batches.first)
+        #expect(repeated.action == .end && repeated.channel?.id == channelID(1))
+        harness.answer(repeated)
+        #expect(harness.card()?.channel == channelID(2))
+        harness.work("s3")
+        let update = try #require(harness.tick().batches.first)
+        #expect(update.action == .update && update.channel?.id == channelID(2))
+    }
+
     @Test("With no spare yet, the next start waits for a fresh channel instead of reusing C or going token mode")
     func noSpareWaitsForFreshChannel() throws {
         var harness = WatcherHarness()
