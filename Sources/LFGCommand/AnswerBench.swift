@@ -178,7 +178,7 @@ struct ProcessFigures: Sendable {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         func field(_ name: String) -> Double {
             let line = text.split(separator: "\n").first { $0.hasPrefix(name + ":") }
-            return line.flatMap { Double($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+            return line.flatMap { Double($0.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") } ?? 0
         }
         return ProcessFigures(residentMiB: field("VmRSS") / 1024, threads: Int(field("Threads")))
     }
