@@ -3,12 +3,20 @@
 #include <netinet/in.h>
 #include <string.h>
 
+/* Leaves the URL and query arguments percent-encoded: libmicrohttpd's own decoding turns `x%00y` into `x`
+   and every broken UTF-8 byte into the same character, so the Swift side decodes them strictly instead. */
+static size_t lfg_mhd_keep_escaped(void *cls, struct MHD_Connection *connection, char *uri) {
+    (void)cls;
+    (void)connection;
+    return strlen(uri);
+}
+
 struct MHD_Daemon *lfg_mhd_start(unsigned int flags, const char *bind_address, uint16_t port,
                                  MHD_AccessHandlerCallback handler, void *handler_context,
                                  MHD_RequestCompletedCallback completed, void *completed_context,
                                  unsigned int thread_pool_size, unsigned int connection_limit,
                                  unsigned int connection_timeout_seconds) {
-    struct MHD_OptionItem options[8];
+    struct MHD_OptionItem options[10];
     int count = 0;
     struct sockaddr_in address; /* read only while MHD_start_daemon binds */
     memset(&address, 0, sizeof address);
@@ -18,6 +26,7 @@ struct MHD_Daemon *lfg_mhd_start(unsigned int flags, const char *bind_address, u
         return NULL;
     }
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &address};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)lfg_mhd_keep_escaped, NULL};
     if (completed) {
         options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_context};
     }

@@ -19,12 +19,16 @@ enum ConnectionValues {
         return headers
     }
 
-    /// Percent-decoded query arguments (libmicrohttpd decodes them); a repeated name keeps its last value.
+    /// Percent-decoded query arguments (the server keeps libmicrohttpd from decoding, see `shims.c`; text
+    /// that does not decode to UTF-8 is kept as sent); a repeated name keeps its last value.
     static func query(of connection: OpaquePointer) -> [String: String] {
         var query: [String: String] = [:]
-        for (name, value) in pairs(of: connection, kind: .GET_ARGUMENT_KIND) { query[name] = value }
+        for (name, value) in pairs(of: connection, kind: .GET_ARGUMENT_KIND) { query[decoded(name)] = decoded(value) }
         return query
     }
+
+    /// `text` percent-decoded, or as sent when that is not UTF-8.
+    static func decoded(_ text: String) -> String { text.removingPercentEncoding ?? text }
 
     /// The peer's address as text, when libmicrohttpd knows it.
     static func peerAddress(of connection: OpaquePointer) -> String? {

@@ -13,14 +13,19 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var threadPoolSize: UInt32
     /// At most this many connections at once; further ones are refused by the listener.
     public var connectionLimit: UInt32
+    /// A streaming response whose reader falls this many bytes behind is ended (the slow reader is
+    /// dropped) instead of buffering without limit.
+    public var maxStreamBufferBytes: Int
 
     /// The contract's limit on request bodies: 64 KiB.
     public static let contractMaxBodyBytes = 64 * 1024
 
     public init(
         bindAddress: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = contractMaxBodyBytes,
-        connectionTimeoutSeconds: UInt32 = 60, threadPoolSize: UInt32 = 2, connectionLimit: UInt32 = 1_000
+        connectionTimeoutSeconds: UInt32 = 60, threadPoolSize: UInt32 = 2, connectionLimit: UInt32 = 1_000,
+        maxStreamBufferBytes: Int = 1024 * 1024
     ) {
+        self.maxStreamBufferBytes = maxStreamBufferBytes
         self.bindAddress = bindAddress
         self.port = port
         self.maxBodyBytes = maxBodyBytes

@@ -23,6 +23,8 @@ final class RequestContext: Sendable {
     let connection: UncheckedSendable<OpaquePointer>
     private let phase = Mutex<Phase>(.receiving(body: Data(), isTooLarge: false))
     private let completion = Latch()
+    /// The streaming response's bridge, once the handler answered with a stream; closed at completion.
+    private let stream = Mutex<(isCompleted: Bool, stream: ResponseStream?)>((false, nil))
 
     init(method: String, rawPath: String, connection: OpaquePointer) {
         self.method = method
@@ -45,7 +47,29 @@ final class RequestContext: Sendable {
     }
 
     /// Called by libmicrohttpd's request-completed callback: the answer is sent or the connection is gone.
-    func markCompleted() { completion.fire() }
+    ///
+    /// Why it closes the stream too: a client that leaves while its request is suspended is found when
+    /// the connection resumes, and libmicrohttpd then completes the request without ever queueing the
+    /// streaming answer, so the stream's own free callback never comes. Without this its producer
+    /// (an `/api/events` subscriber) would be pumped into the buffer forever and shutdown would wait on it.
+    func markCompleted() {
+        let attached = stream.withLock { state in
+            state.isCompleted = true
+            return state.stream
+        }
+        attached?.close()
+        completion.fire()
+    }
+
+    /// Ties a streaming answer to this request, so the request's completion closes it
+    /// (at once when the request already completed).
+    func attach(_ responseStream: ResponseStream) {
+        let isCompleted = stream.withLock { state in
+            state.stream = responseStream
+            return state.isCompleted
+        }
+        if isCompleted { responseStream.close() }
+    }
 
     /// Returns once libmicrohttpd is done with the request, so shutdown never cuts an answer short.
     func waitUntilCompleted() async { await completion.wait() }

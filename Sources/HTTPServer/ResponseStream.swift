@@ -9,6 +9,9 @@ import Synchronization
 /// resume it. Suspending and resuming both happen under the one mutex, so a resume is never lost.
 /// `close` comes from libmicrohttpd's free callback once the connection is gone (finished or the
 /// client disconnected); after it the connection pointer is never touched again.
+///
+/// The buffer is bounded: a reader that falls more than `limit` bytes behind is dropped (its buffered
+/// bytes are discarded and the response ends), so a client that never reads costs at most `limit`.
 final class ResponseStream: Sendable {
     private struct State {
         var buffer = Data()
@@ -18,17 +21,26 @@ final class ResponseStream: Sendable {
     }
 
     private let connection: UncheckedSendable<OpaquePointer>
+    private let limit: Int
     private let state = Mutex(State())
     private let closed = Latch()
 
-    init(connection: UncheckedSendable<OpaquePointer>) {
+    init(connection: UncheckedSendable<OpaquePointer>, limit: Int) {
         self.connection = connection
+        self.limit = limit
     }
 
-    /// Adds a chunk for the client; returns false once the connection is closed (stop producing).
+    /// Adds a chunk for the client; returns false once the connection is closed or the reader fell
+    /// more than `limit` bytes behind (stop producing: the response ends, the client may reconnect).
     func append(_ chunk: Data) -> Bool {
         state.withLock { state in
-            guard !state.isClosed else { return false }
+            guard !state.isClosed, !state.isFinished else { return false }
+            guard state.buffer.count + chunk.count <= limit else {
+                state.buffer = Data()
+                state.isFinished = true
+                resumeIfSuspended(&state)
+                return false
+            }
             state.buffer.append(chunk)
             resumeIfSuspended(&state)
             return true

@@ -46,9 +46,9 @@ final class ServerCore: Sendable {
                 return Self.queue(tooLarge, stream: nil, on: connection)
             }
             let request = HTTPRequest(
-                method: context.method, path: context.rawPath, query: ConnectionValues.query(of: connection),
-                headers: ConnectionValues.headers(of: connection), body: body,
-                remoteAddress: ConnectionValues.peerAddress(of: connection))
+                method: context.method, path: ConnectionValues.decoded(context.rawPath),
+                query: ConnectionValues.query(of: connection), headers: ConnectionValues.headers(of: connection),
+                body: body, remoteAddress: ConnectionValues.peerAddress(of: connection), rawPath: context.rawPath)
             if admission.submit(context, request, suspend: { MHD_suspend_connection(connection) }) {
                 return .YES
             }
@@ -73,7 +73,9 @@ final class ServerCore: Sendable {
         guard admission.claim(context) else { return }
         let response = await handler.respond(to: submission.request)
         if case .stream(let source) = response.body {
-            let stream = ResponseStream(connection: context.connection)
+            let stream = ResponseStream(
+                connection: context.connection, limit: configuration.maxStreamBufferBytes)
+            context.attach(stream)
             _ = context.exchange(.ready(response, stream))
             MHD_resume_connection(context.connection.value)
             await Self.pump(source, into: stream)
@@ -99,12 +101,17 @@ final class ServerCore: Sendable {
     private static let shuttingDown = HTTPResponse.error(503, "the server is shutting down; retry in a moment")
 
     /// Copies chunks from `source` into `stream` until the connection closes. When the client
-    /// disconnects first, the copy is cancelled, which terminates the producer's stream (its
-    /// `onTermination` runs); when the producer finishes first, this waits until the end is sent.
+    /// disconnects first, or falls more than the stream's limit behind, the copy is cancelled, which
+    /// terminates the producer's stream (its `onTermination` runs); when the producer finishes first,
+    /// this waits until the end is sent.
     private static func pump(_ source: AsyncStream<Data>, into stream: ResponseStream) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await chunk in source where !stream.append(chunk) { break }
+                for await chunk in source where !stream.append(chunk) {
+                    // The client is gone or fell too far behind: iterate on as cancelled, which ends
+                    // the loop and terminates the producer's stream (its subscriber is released now).
+                    withUnsafeCurrentTask { $0?.cancel() }
+                }
                 stream.finish()
             }
             group.addTask { await stream.waitUntilClosed() }

@@ -13,11 +13,16 @@ public struct HTTPRequest: Sendable, Equatable {
     public var body: Data
     /// The peer's address as text (`127.0.0.1`), when known.
     public var remoteAddress: String?
+    /// The path exactly as sent, still percent-encoded, when the request came over the wire (nil for
+    /// requests made in memory). Ids are read from it segment by segment, strictly (`IdentifierRule`),
+    /// so `%2F` stays inside its segment and `%00` or broken UTF-8 is refused rather than repaired.
+    public var rawPath: String?
 
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-        body: Data = Data(), remoteAddress: String? = nil
+        body: Data = Data(), remoteAddress: String? = nil, rawPath: String? = nil
     ) {
+        self.rawPath = rawPath
         self.method = method.uppercased()
         self.path = path
         self.query = query

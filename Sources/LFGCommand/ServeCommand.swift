@@ -21,7 +21,7 @@ public struct ServeCommand: Command {
         Serves the HTTP API on ADDR:N (default 127.0.0.1:8766) with its data in $LFG_HOME (default ~/.lfg):
         lfg.sqlite (the store), liveactivity.log (the decision log), auth-token (the bearer token, 0600).
         Pushes Live Activity updates only with LFG_LIVE_ACTIVITIES=1, complete LFG_APNS_* credentials,
-        N = LFG_PUSH_PORT (default 8766) and the exclusive watcher lock of $LFG_HOME.
+        N = LFG_PUSH_PORT (default 8766). One server per $LFG_HOME: a second one on the same home refuses to start.
         Prints a one-time dashboard login URL. Stops cleanly on SIGINT or SIGTERM.
         --demo: no Apple account or phone needed: an in-process APNs stand-in, simulated hosts and one
         simulated iPhone drive the real server, with data in a fresh folder under $TMPDIR (or $LFG_HOME).
@@ -71,7 +71,8 @@ struct ServeParts: Sendable {
     let port: Int
     let loginCode: String
     let gateReason: String?
-    let lock: HomeLock?
+    /// The home's exclusive lock, held for the life of the server.
+    let lock: HomeLock
     let sender: HTTP2PushSender?
 
     /// - Parameter pushPortFollowsListening: the push port is the bound port, whatever `LFG_PUSH_PORT`
@@ -80,7 +81,15 @@ struct ServeParts: Sendable {
         config: ServerConfig, port: Int, bind: String, context: CommandContext, pushPortFollowsListening: Bool = false
     ) async throws -> ServeParts {
         let home = config.home
-        try HomeFiles.prepare(home)
+        if let warning = try HomeFiles.prepare(home) { context.writeError("lfg serve: warning: \(warning)\n") }
+        // One home, one writer: a second server on this home would answer from its own memory and
+        // overwrite the first one's store, so it refuses before touching anything.
+        guard let lock = try HomeLock.acquire(path: home + "/" + HomeFiles.watcherLock) else {
+            throw CommandFailure(
+                "another lfg serve is running on \(home) (it holds \(home)/\(HomeFiles.watcherLock)); "
+                    + "stop it first, or give this one its own LFG_HOME")
+        }
+        try HomeFiles.restrictModes(home)
         let token = try config.authToken ?? HomeFiles.authToken(at: home + "/" + HomeFiles.authToken) {
             Authenticator.makeSecret()
         }
@@ -116,11 +125,7 @@ struct ServeParts: Sendable {
         var pushConfig = config
         if pushPortFollowsListening { pushConfig.pushPort = boundPort }
         var pushGate = gate(pushConfig, port: boundPort, lock: .notTried)
-        var lock: HomeLock?
-        if pushGate.shouldTryLock() {
-            lock = try HomeLock.acquire(path: home + "/" + HomeFiles.watcherLock)
-            pushGate.lock = lock == nil ? .heldElsewhere : .held
-        }
+        if pushGate.shouldTryLock() { pushGate.lock = .held }
         await service.setGate(pushGate)
         return ServeParts(
             service: service, server: server, port: boundPort, loginCode: loginCode, gateReason: pushGate.reason(),

@@ -1,8 +1,9 @@
 import ControlPlane
 import Foundation
 
-/// The exclusive watcher lock of `$LFG_HOME`: held for the life of the process that pushes, so two
-/// servers on one home never both push (the lock, not the port number, is what protects the phone).
+/// The exclusive lock of `$LFG_HOME` (`watcher.lock`): held for the life of the one `lfg serve` that
+/// owns the home, so two servers never both write its store or both push (one home, one writer).
+/// The kernel releases a `flock` when its holder dies, so a killed server's home is taken by the next one.
 public final class HomeLock: Sendable {
     private let descriptor: Int32
     public let path: String
@@ -36,13 +37,43 @@ public enum HomeFiles {
     public static let authToken = "auth-token"
     public static let watcherLock = "watcher.lock"
 
-    /// Creates the home folder (mode 0700) when missing.
-    public static func prepare(_ home: String) throws(StoreError) {
+    /// The files that hold tokens, reports or the log: each is kept at mode 0600.
+    public static let dataFiles = [
+        database, database + "-wal", database + "-shm", decisionLog, authToken, watcherLock,
+    ]
+
+    /// Creates the home folder (mode 0700) when missing. Returns a warning when an existing home
+    /// can be read or entered by other users (its files are still kept 0600; the folder is left as it is,
+    /// since LFG_HOME may point at a folder the user shares on purpose).
+    @discardableResult
+    public static func prepare(_ home: String) throws(StoreError) -> String? {
         do {
             try FileManager.default.createDirectory(
                 atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw StoreError(operation: "create \(home)", message: "\(error); set LFG_HOME to a writable folder")
+        }
+        var info = stat()
+        guard stat(home, &info) == 0, info.st_mode & 0o077 != 0 else { return nil }
+        return "\(home) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))); "
+            + "its data files are kept 0600, and chmod 700 \(home) hides their names too"
+    }
+
+    /// Makes every data file of `home` private (0600): existing ones are changed, and the store and the
+    /// log are created 0600 when missing (SQLite gives its `-wal` and `-shm` files the store's mode).
+    public static func restrictModes(_ home: String) throws(StoreError) {
+        for name in dataFiles {
+            let path = home + "/" + name
+            if name == database || name == decisionLog {
+                let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+                if descriptor >= 0 { close(descriptor) }
+            }
+            guard access(path, F_OK) == 0 else { continue }
+            guard chmod(path, 0o600) == 0 else {
+                throw StoreError(
+                    operation: "chmod 600 \(path)", code: errno,
+                    message: "\(String(cString: strerror(errno))); make the data files of LFG_HOME yours")
+            }
         }
     }
 

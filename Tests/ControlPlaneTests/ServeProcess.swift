@@ -57,6 +57,24 @@ final class ServeProcess: Sendable {
         return serve
     }
 
+    /// Runs `lfg serve --port port` expecting it to refuse to start; returns its exit status and output.
+    /// A server that starts anyway is killed after 20 s (a safety net, so the test fails instead of hanging).
+    static func runExpectingRefusal(port: Int, environment: [String: String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", "\(port)"]
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20) { kill(pid, SIGKILL) }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     private init(process: Process, port: Int, output: OutputBuffer) {
         self.process = process
         self.port = port

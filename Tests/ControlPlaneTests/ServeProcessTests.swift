@@ -66,23 +66,49 @@ import Testing
         #expect(next?.token == hexB)
     }
 
-    @Test("Two servers on one home: the second cannot take the watcher lock and stays silent", .timeLimit(.minutes(1)))
-    func lockKeepsSecondServerSilent() async throws {
+    @Test("Two servers on one home: the second refuses to start, and a killed holder's home is taken by the next",
+          .timeLimit(.minutes(1)))
+    func oneServerPerHome() async throws {
         let home = try makeTemporaryDirectory()
         let pushes = try MockPushes()
         defer { pushes.server.stop() }
         let firstPort = freePort()
-        let first = try await ServeProcess.start(
-            port: firstPort, environment: try Self.environment(home: home, pushPort: firstPort, apnsURL: pushes.server.baseURL))
-        defer { first.stop(SIGTERM) }
-        let secondPort = freePort()
-        // Even claiming the push port as its own, it cannot push: the lock is what protects the phone.
-        let second = try await ServeProcess.start(
-            port: secondPort, environment: try Self.environment(home: home, pushPort: secondPort, apnsURL: pushes.server.baseURL))
-        defer { second.stop(SIGTERM) }
+        let environment = try Self.environment(home: home, pushPort: firstPort, apnsURL: pushes.server.baseURL)
+        let first = try await ServeProcess.start(port: firstPort, environment: environment)
         #expect(first.printed.contains("live activities: pushing"))
-        let (_, state) = try await second.call("GET", "/api/push/live-activity/state", token: Self.token)
-        #expect(state["enabled"] as? Bool == false)
-        #expect((state["reason"] as? String)?.contains("watcher lock") == true)
+        _ = try await first.call("PUT", "/api/sessions/s1", #"{"title":"Build"}"#, token: Self.token)
+
+        // Even on another port, a second server on the same home would answer from its own memory.
+        let second = try ServeProcess.runExpectingRefusal(port: freePort(), environment: environment)
+        #expect(second.status != 0)
+        #expect(second.output.contains("another lfg serve is running on \(home)"), "\(second.output)")
+
+        first.stop(SIGKILL)  // the kernel releases a dead holder's flock
+        let third = try await ServeProcess.start(port: firstPort, environment: environment)
+        defer { third.stop(SIGTERM) }
+        #expect(third.printed.contains("live activities: pushing"))
+        let (_, sessions) = try await third.call("GET", "/api/sessions", token: Self.token)
+        #expect((sessions["sessions"] as? [[String: Any]])?.map { $0["sid"] as? String } == ["s1"])
+    }
+
+    @Test("Data files are 0600, existing ones too, and a home readable by others is warned about",
+          .timeLimit(.minutes(1)))
+    func dataFilesArePrivate() async throws {
+        let home = try makeTemporaryDirectory()
+        chmod(home, 0o755)
+        for name in ["lfg.sqlite", "liveactivity.log"] {
+            #expect(FileManager.default.createFile(atPath: home + "/" + name, contents: nil, attributes: [.posixPermissions: 0o644]))
+        }
+        let port = freePort()
+        let server = try await ServeProcess.start(
+            port: port, environment: ["LFG_HOME": home, "LFG_AUTH_TOKEN": Self.token, "LFG_TICK_MS": "50"])
+        defer { server.stop(SIGTERM) }
+        #expect(server.printed.contains("\(home) is readable by other users"))
+        _ = try await server.call("PUT", "/api/sessions/s1", #"{"title":"Build"}"#, token: Self.token)
+        for name in ["lfg.sqlite", "lfg.sqlite-wal", "lfg.sqlite-shm", "liveactivity.log", "watcher.lock"] {
+            var info = stat()
+            #expect(stat(home + "/" + name, &info) == 0, "\(name) exists")
+            #expect(info.st_mode & 0o777 == 0o600, "\(name) is \(String(info.st_mode & 0o777, radix: 8))")
+        }
     }
 }

@@ -26,12 +26,16 @@ struct ServiceHarness {
     let service: ControlPlaneService
     let router: APIRouter
 
-    init(store: InMemoryStore = InMemoryStore(), guards: GuardSet = .all, gate: PushGate? = nil, loginCode: String? = nil)
-        async throws
-    {
+    /// - Parameter decisionLog: where the service logs instead of ``log`` (a test of log failures).
+    init(
+        store: InMemoryStore = InMemoryStore(), guards: GuardSet = .all, gate: PushGate? = nil, loginCode: String? = nil,
+        decisionLog: (any DecisionLogSink)? = nil
+    ) async throws {
         self.store = store
         service = ControlPlaneService(
-            .init(store: store, gateway: gateway, decisionLog: log, wallClock: time.wallClock, guards: guards), gate: gate)
+            .init(
+                store: store, gateway: gateway, decisionLog: decisionLog ?? log, wallClock: time.wallClock, guards: guards),
+            gate: gate)
         try await service.start()
         router = APIRouter(service: service, authenticator: Authenticator(token: Self.token, loginCode: loginCode))
     }

@@ -86,5 +86,15 @@ struct FixedSource: DashboardSource {
         #expect(snapshot.devices[1].veto == ["w1"])
         // w1 entered its state 3,700 s ago: its label ("1h 1m") changes in 20 s, before any other.
         #expect(snapshot.refreshAfterSeconds == 20)
+        #expect(snapshot.watcher.decisionLogUnwrittenLines == 0)
+    }
+
+    @Test("Decision-log lines that could not be written reach the page's status")
+    func unwrittenLogLines() {
+        let source = FixedSource.busyPhone()
+        var state = source.state
+        state.decisionLogUnwrittenLines = 4
+        let snapshot = DashboardSnapshot(state: state, sessions: source.sessionList, tokens: source.tokens, now: FixedSource.now)
+        #expect(snapshot.watcher.decisionLogUnwrittenLines == 4)
     }
 }

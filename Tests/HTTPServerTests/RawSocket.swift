@@ -9,9 +9,37 @@ enum RawSocket {
     struct Failure: Error { let step: String }
 
     static func exchange(port: UInt16, bytes: String) throws -> String {
+        let socket = try connected(port: port)
+        defer { close(socket) }
+        _ = bytes.withCString { send(socket, $0, strlen($0), 0) }
+        var reply = [UInt8](repeating: 0, count: 4_096)
+        let count = recv(socket, &reply, reply.count, 0)
+        guard count > 0 else { return "" }
+        return String(decoding: reply[0..<count], as: UTF8.self)
+    }
+
+    /// Sends `bytes` and closes at once, without reading anything (an abandoned request).
+    static func sendAndClose(port: UInt16, bytes: String) throws {
+        let socket = try connected(port: port)
+        _ = bytes.withCString { send(socket, $0, strlen($0), 0) }
+        close(socket)
+    }
+
+    /// Sends `bytes` and returns the open socket without reading (a reader that never reads);
+    /// its receive buffer is as small as the system allows. The caller closes it.
+    static func sendWithoutReading(port: UInt16, bytes: String) throws -> Int32 {
+        let socket = try connected(port: port, receiveBuffer: 4_096)
+        _ = bytes.withCString { send(socket, $0, strlen($0), 0) }
+        return socket
+    }
+
+    /// A socket connected to the loopback `port`; `receiveBuffer` sets `SO_RCVBUF` before connecting.
+    static func connected(port: UInt16, receiveBuffer: Int32? = nil) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(step: "socket") }
-        defer { close(socket) }
+        if var size = receiveBuffer {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -21,12 +49,11 @@ enum RawSocket {
                 connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw Failure(step: "connect") }
-        _ = bytes.withCString { send(socket, $0, strlen($0), 0) }
-        var reply = [UInt8](repeating: 0, count: 4_096)
-        let count = recv(socket, &reply, reply.count, 0)
-        guard count > 0 else { return "" }
-        return String(decoding: reply[0..<count], as: UTF8.self)
+        guard connected == 0 else {
+            close(socket)
+            throw Failure(step: "connect")
+        }
+        return socket
     }
 
     /// A loopback port that refuses connections for as long as the returned socket stays open: it is

@@ -1,3 +1,4 @@
+import FleetCore
 import LFGCommandTesting
 import Foundation
 import HookAdapter

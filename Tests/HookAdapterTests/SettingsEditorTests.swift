@@ -1,3 +1,4 @@
+import FleetCore
 import HookAdapter
 import Testing
 

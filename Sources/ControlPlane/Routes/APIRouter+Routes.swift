@@ -31,19 +31,19 @@ extension APIRouter {
                 struct Body: Encodable { var sessions: [SessionListing] }
                 return .json(Body(sessions: await service.sessions()))
             },
-            Route("PUT", "/api/sessions/{}") { request, parameters in
+            Route("PUT", "/api/sessions/{sid}") { request, parameters in
                 await with(SessionReport.self, request) { report throws(ServiceError) in
                     .json(try await service.putSession(SessionID(parameters[0]), report))
                 }
             },
-            Route("PATCH", "/api/sessions/{}") { request, parameters in
+            Route("PATCH", "/api/sessions/{sid}") { request, parameters in
                 await answer { () async throws(ServiceError) in
                     .json(try await service.patchSession(SessionID(parameters[0])) { current throws(InputError) in
                         try MergePatch.apply(request.body, to: current)
                     })
                 }
             },
-            Route("DELETE", "/api/sessions/{}") { _, parameters in
+            Route("DELETE", "/api/sessions/{sid}") { _, parameters in
                 await answer { () async throws(ServiceError) in
                     try await service.deleteSession(SessionID(parameters[0]))
                     return .json(["deleted": parameters[0]])
@@ -55,13 +55,13 @@ extension APIRouter {
                     headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
                     body: .stream(service.events.subscribe()))
             },
-            Route("PUT", "/api/hosts/{}") { request, parameters in
+            Route("PUT", "/api/hosts/{host}") { request, parameters in
                 await with(HeartbeatBody.self, request) { body throws(ServiceError) in
                     try await service.heartbeat(HostID(parameters[0]), ttlSeconds: body.ttlSeconds)
                     return ok
                 }
             },
-            Route("PUT", "/api/devices/{}") { request, parameters in
+            Route("PUT", "/api/devices/{deviceId}") { request, parameters in
                 await with(DeviceBody.self, request) { body throws(ServiceError) in
                     try await service.reportDevice(
                         DeviceID(parameters[0]), body.profile, pushToStartToken: body.pushToStartToken,

@@ -27,7 +27,9 @@ public struct APIRouter: HTTPHandler {
         guard request.body.count <= Self.maxBodyBytes else {
             return .error(413, "the body is over \(Self.maxBodyBytes) bytes; send less")
         }
-        let path = request.pathComponents
+        guard let path = Self.pathSegments(request) else {
+            return .error(400, "the path is not valid percent-encoded UTF-8; encode each byte as %XX of UTF-8 text")
+        }
         if path == ["healthz"] {
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed(["GET"]) }
             return .json(["ok": true])
@@ -43,11 +45,26 @@ public struct APIRouter: HTTPHandler {
                 allowed.append(route.method)
                 continue
             }
+            for (name, value) in zip(route.parameterNames, parameters) {
+                if let problem = IdentifierRule.problem(value) { return .error(400, problem, field: name) }
+            }
             return await route.handler(request, parameters)
         }
         if !allowed.isEmpty { return Self.methodNotAllowed(allowed) }
         if let dashboard, path.first != "api" { return await dashboard.respond(to: request) }
         return .error(404, "no such route: \(request.method) \(request.path)")
+    }
+
+    /// The path's segments, each percent-decoded strictly from the path as sent (so `%2F` stays inside
+    /// its segment); nil when a segment is not valid percent-encoded UTF-8.
+    static func pathSegments(_ request: HTTPRequest) -> [String]? {
+        guard let raw = request.rawPath else { return request.pathComponents }
+        var segments: [String] = []
+        for segment in raw.split(separator: "/") {
+            guard let decoded = IdentifierRule.percentDecoded(segment) else { return nil }
+            segments.append(decoded)
+        }
+        return segments
     }
 
     static func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {
@@ -57,24 +74,30 @@ public struct APIRouter: HTTPHandler {
     }
 }
 
-/// One route: a method, a path pattern (`{}` marks a parameter) and its handler.
+/// One route: a method, a path pattern (`{sid}` marks a parameter named for error messages; `{}` one
+/// named `id`) and its handler. Every parameter must pass `IdentifierRule` before the handler runs.
 struct Route: Sendable {
     let method: String
     let pattern: [String]
+    /// The parameters' names, in order.
+    let parameterNames: [String]
     let handler: @Sendable (HTTPRequest, [String]) async -> HTTPResponse
 
     init(_ method: String, _ path: String, _ handler: @escaping @Sendable (HTTPRequest, [String]) async -> HTTPResponse) {
         self.method = method
         self.pattern = path.split(separator: "/").map(String.init)
+        self.parameterNames = pattern.filter(Self.isParameter).map { $0 == "{}" ? "id" : String($0.dropFirst().dropLast()) }
         self.handler = handler
     }
+
+    static func isParameter(_ part: String) -> Bool { part.hasPrefix("{") && part.hasSuffix("}") }
 
     /// The parameters when `path` matches, else nil.
     func match(_ path: [String]) -> [String]? {
         guard path.count == pattern.count else { return nil }
         var parameters: [String] = []
         for (part, expected) in zip(path, pattern) {
-            if expected == "{}" {
+            if Self.isParameter(expected) {
                 guard !part.isEmpty else { return nil }
                 parameters.append(part)
             } else if part != expected {

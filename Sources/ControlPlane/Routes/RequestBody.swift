@@ -10,28 +10,40 @@ enum RequestBody {
         let data = body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
             ? (isEmptyAllowed ? Data("{}".utf8) : Data()) : body
         guard !data.isEmpty else { throw InputError(field: nil, message: "the body is empty; send a JSON object") }
-        _ = try object(data)
+        try validate(data)
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
             throw InputError(error)
         } catch {
-            throw InputError(field: nil, message: "\(error)")
+            throw InputError(field: nil, message: "the body could not be read as this request's JSON object")
         }
     }
 
     /// The body as a JSON object, or an error saying it is not one.
+    ///
+    /// The strict parser reads it first (`FleetCore.JSONParser`: no trailing commas, repeated keys,
+    /// byte-order mark or UTF-16, and "nested too deep" past its depth), so what Foundation decodes
+    /// afterwards is never ambiguous.
     static func object(_ data: Data) throws(InputError) -> [String: Any] {
-        let value: Any
-        do {
-            value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
+        try validate(data)
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw InputError(field: nil, message: "not valid JSON; send a JSON object")
         }
-        guard let object = value as? [String: Any] else {
-            throw InputError(field: nil, message: "the body must be a JSON object")
-        }
         return object
+    }
+
+    /// Refuses `data` unless it is one strict JSON object.
+    static func validate(_ data: Data) throws(InputError) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes: Array(data))
+        } catch {
+            throw InputError(field: nil, message: "not valid JSON (\(error)); send a JSON object")
+        }
+        guard case .object = value else {
+            throw InputError(field: nil, message: "the body must be a JSON object, not \(value.kindName)")
+        }
     }
 }
 
@@ -65,8 +77,8 @@ extension KeyedDecodingContainer {
     /// An optional non-empty device id.
     func decodeDeviceIdIfPresent(_ key: Key) throws -> DeviceID? {
         guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
-        guard !text.isEmpty, text.utf8.count <= 200 else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "must be 1 to 200 characters")
+        if let problem = IdentifierRule.problem(text) {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: problem)
         }
         return DeviceID(text)
     }

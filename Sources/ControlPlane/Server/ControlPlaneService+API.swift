@@ -156,7 +156,10 @@ extension ControlPlaneService {
                     pushToStart: record.tokens.of(.pushToStart).count, update: record.tokens.of(.update).count),
                 mode: mode, channel: mode == .channel ? record.channel.current?.shortId : nil))
         }
-        return LiveActivityState(enabled: reason == nil, reason: reason, devices: devices)
+        return LiveActivityState(
+            enabled: reason == nil, reason: reason, devices: devices,
+            decisionLogUnwrittenLines: dependencies.decisionLog.unwrittenLines,
+            unrecordedAnswerCommits: unrecordedAnswerCommits)
     }
 
     /// Every registered token, first 8 hex characters only.

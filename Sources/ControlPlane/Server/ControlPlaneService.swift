@@ -56,6 +56,8 @@ public actor ControlPlaneService {
     var fleet = FleetSnapshot()
     var gate: PushGate?
     var recentLog: [String] = []
+    /// Commits of APNs answers that failed (their pushes are re-decided at the next tick).
+    var unrecordedAnswerCommits = 0
     static let recentLogLimit = 1000
     /// Session changes and decision-log lines, for `GET /api/events`.
     public nonisolated let events = EventHub()
@@ -166,7 +168,11 @@ public actor ControlPlaneService {
             do {
                 outgoing = try await apply(answers)
             } catch {
+                // Nothing they changed was kept: release what they answered so the next tick re-decides
+                // and re-sends, and count it (a device must never go silent until a restart).
                 outgoing = Outgoing()
+                unrecordedAnswerCommits += 1
+                _ = watcher.handle(.answersUnrecorded(answers, at: now))
                 dependencies.reportProblem("recording APNs answers failed: \(error); the next tick re-sends")
             }
             release()

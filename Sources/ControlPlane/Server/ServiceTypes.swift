@@ -109,20 +109,34 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
     public var enabled: Bool
     public var reason: String?
     public var devices: [Device]
+    /// Decision-log lines that could not be written since the server started (an extension: 0 is healthy).
+    public var decisionLogUnwrittenLines: Int
+    /// Store commits of APNs answers that failed since the server started (an extension: 0 is healthy);
+    /// each one's pushes were decided again at the next tick.
+    public var unrecordedAnswerCommits: Int
 
-    public init(enabled: Bool, reason: String?, devices: [Device]) {
+    public init(
+        enabled: Bool, reason: String?, devices: [Device], decisionLogUnwrittenLines: Int = 0,
+        unrecordedAnswerCommits: Int = 0
+    ) {
         self.enabled = enabled
         self.reason = reason
         self.devices = devices
+        self.decisionLogUnwrittenLines = decisionLogUnwrittenLines
+        self.unrecordedAnswerCommits = unrecordedAnswerCommits
     }
 
-    enum CodingKeys: String, CodingKey { case enabled, reason, devices }
+    enum CodingKeys: String, CodingKey {
+        case enabled, reason, devices, decisionLogUnwrittenLines, unrecordedAnswerCommits
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(enabled, forKey: .enabled)
         try container.encode(reason, forKey: .reason)
         try container.encode(devices, forKey: .devices)
+        try container.encode(decisionLogUnwrittenLines, forKey: .decisionLogUnwrittenLines)
+        try container.encode(unrecordedAnswerCommits, forKey: .unrecordedAnswerCommits)
     }
 }
 

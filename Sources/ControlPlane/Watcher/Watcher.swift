@@ -59,6 +59,7 @@ public struct Watcher: Sendable {
         case .channelCreationAnswered(let deviceId, let env, let answer, let now):
             answerChannelCreation(deviceId, env, answer, now: now)
         case .channelDeletionAnswered(let channel, let answer, let now): answerChannelDeletion(channel, answer, now: now)
+        case .answersUnrecorded(let answers, let now): forgetInFlight(answers, now: now)
         }
     }
 

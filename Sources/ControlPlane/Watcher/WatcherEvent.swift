@@ -28,6 +28,9 @@ public enum WatcherEvent: Hashable, Sendable {
     case channelCreationAnswered(DeviceID, PushEnvironment, ChannelAnswer, at: UnixTime)
     /// APNs answered a ``ChannelRequest/delete(_:)``.
     case channelDeletionAnswered(DeviceChannel, ChannelAnswer, at: UnixTime)
+    /// These answers could not be committed to the store, so they never happened: what they answered
+    /// is no longer in flight, and the next tick decides (and re-sends) again instead of waiting forever.
+    case answersUnrecorded([WatcherEvent], at: UnixTime)
 }
 
 /// How a card left the screen, for the card history.

@@ -16,6 +16,7 @@ enum DashboardPage {
           <div class="brand"><span class="logo">LFG</span><span class="brand-sub">Fleet card</span></div>
           <div class="status">
             <span id="watcher" class="pill pill-muted">Watcher</span>
+            <span id="log-health" class="pill pill-warn" hidden title="Writing liveactivity.log failed: lines are lost (see lfg serve's stderr)"></span>
             <span id="live" class="live" title="Live decision log"><i></i><span>connecting</span></span>
             <span id="clock" class="clock"></span>
           </div>

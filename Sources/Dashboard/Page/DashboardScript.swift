@@ -66,6 +66,10 @@ enum DashboardScript {
           watcher.className = "pill " + (snapshot.watcher.enabled ? "pill-on" : "pill-muted");
           watcher.textContent = snapshot.watcher.enabled ? "Watcher pushing" : "Watcher silent: " + (snapshot.watcher.reason || "off");
           watcher.title = snapshot.watcher.reason || "The watcher pushes to APNs";
+          const lost = snapshot.watcher.decisionLogUnwrittenLines;
+          const logHealth = $("#log-health");
+          logHealth.hidden = !lost;
+          logHealth.textContent = lost ? `Decision log: ${plural(lost, "line")} not written` : "";
           const devices = snapshot.devices.map(renderDevice);
           $("#devices").replaceChildren(...(devices.length ? devices
             : [el("p", { class: "empty" }, "No phone has registered yet. Devices appear when the app reports a token.")]));

@@ -22,6 +22,8 @@ enum DashboardStyle {
           max-width:560px; overflow:hidden; text-overflow:ellipsis; white-space:nowrap; }
         .pill-on { color:var(--green); border-color:rgba(48,209,88,.35); background:rgba(48,209,88,.08); }
         .pill-muted { color:var(--muted); background:var(--panel); }
+        .pill-warn { color:var(--amber); border-color:rgba(255,159,10,.35); background:rgba(255,159,10,.08); }
+        [hidden] { display:none !important; }
         .live { display:flex; align-items:center; gap:6px; color:var(--muted); font-size:12px; }
         .live i { width:8px; height:8px; border-radius:50%; background:var(--muted); display:inline-block; }
         .live.on i { background:var(--green); box-shadow:0 0 0 3px rgba(48,209,88,.18); }

@@ -7,7 +7,8 @@ extension DashboardSnapshot {
         state: LiveActivityState, sessions: [SessionListing], tokens: [TokenListing], now: UnixTime
     ) {
         generatedAt = now
-        watcher = WatcherStatus(enabled: state.enabled, reason: state.reason)
+        watcher = WatcherStatus(
+            enabled: state.enabled, reason: state.reason, decisionLogUnwrittenLines: state.decisionLogUnwrittenLines)
         devices = state.devices.map { device in
             DeviceCard(
                 deviceId: device.deviceId.rawValue, env: device.env?.rawValue,

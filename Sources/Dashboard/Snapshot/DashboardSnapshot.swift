@@ -17,6 +17,8 @@ public struct DashboardSnapshot: Encodable, Sendable, Equatable {
     public struct WatcherStatus: Encodable, Sendable, Equatable {
         public var enabled: Bool
         public var reason: String?
+        /// Decision-log lines lost to failed writes (0 is healthy).
+        public var decisionLogUnwrittenLines: Int
     }
 
     /// One device: its card as the server last sent it, drawn on every surface.

@@ -25,7 +25,7 @@ public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
         case .keyNotFound(let key, let context):
             self.init(field: Self.path(context.codingPath + [key]), message: "is required")
         case .dataCorrupted(let context):
-            let detail = context.debugDescription.isEmpty ? "is not valid" : context.debugDescription
+            let detail = Self.plainDetail(context.debugDescription)
             let isWholeDocument = context.codingPath.isEmpty
             self.init(field: isWholeDocument ? nil : Self.path(context.codingPath),
                       message: isWholeDocument ? "not valid JSON: \(detail)" : detail)
@@ -47,13 +47,29 @@ public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// What a type is called in JSON words; never a Swift type name (`Dictionary<String, Any>`).
     static func name(of type: Any.Type) -> String {
+        if let choice = type as? any WireChoice.Type { return "one of \(choice.choicesText)" }
         switch type {
-        case is Bool.Type: "a boolean"
-        case is String.Type, is SessionID.Type, is HostID.Type: "a string"
-        case is Double.Type, is Int.Type: "a number"
-        case is [Any].Type: "an array"
-        default: "\(type)"
+        case is Bool.Type: return "a boolean"
+        case is String.Type, is any StringIdentifier.Type: return "a string"
+        case is Double.Type, is Int.Type, is Float.Type: return "a number"
+        default: break
         }
+        let swiftName = "\(type)"
+        if swiftName.hasPrefix("Array<") || swiftName.hasPrefix("[") && !swiftName.contains(":") { return "an array" }
+        if swiftName.hasPrefix("Dictionary<") || swiftName.hasPrefix("[") { return "an object" }
+        return "a value of another type"
+    }
+
+    /// Foundation's wording without Swift names: "Cannot initialize Kind from invalid String value x"
+    /// becomes "unknown value 'x'"; anything else that names no type is kept.
+    static func plainDetail(_ detail: String) -> String {
+        guard !detail.isEmpty else { return "is not valid" }
+        let words = detail.split(separator: " ", omittingEmptySubsequences: false)
+        if detail.hasPrefix("Cannot initialize "), let index = words.firstIndex(of: "value") {
+            return "unknown value '\(words[(index + 1)...].joined(separator: " "))'"
+        }
+        return detail
     }
 }

@@ -61,8 +61,10 @@ public struct SessionReport: Hashable, Sendable, Codable {
 ///
 /// A prompt with an ``id`` becomes a ``Question`` on the server (contract 8.2): answerable from the phone.
 public struct Prompt: Hashable, Sendable, Codable {
-    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable, WireChoice {
         case question, permission, plan, signin
+
+        public init(from decoder: any Decoder) throws { try self.init(choosingFrom: decoder) }
     }
 
     public var id: String?

@@ -1,3 +1,4 @@
+import FleetCore
 /// One Claude Code hook event, read leniently: unknown events and fields are ignored, and a field
 /// of the wrong type reads as absent, because a newer Claude Code must never make the hook fail.
 public struct HookEvent: Hashable, Sendable {

@@ -1,3 +1,4 @@
+import FleetCore
 /// The `step` line for a tool call: what the agent is doing, e.g. "Read SessionListView.swift",
 /// "Bash: swift test" or "Edit Foo.swift".
 public enum StepText {

@@ -1,3 +1,4 @@
+import FleetCore
 /// LFG's entries in a Claude Code settings document, added and removed as pure JSON transformations.
 ///
 /// LFG's handler is recognised by its command: `<path ending in /lfg or lfg> hook`. Install adds one

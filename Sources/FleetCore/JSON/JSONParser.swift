@@ -1,5 +1,13 @@
-/// Parses JSON text into a ``JSONValue`` (RFC 8259, no comments, no trailing commas).
+/// Parses JSON text into a ``JSONValue``, strictly (RFC 8259): no comments, no trailing commas, no
+/// repeated keys, no byte-order mark, UTF-8 only, at most ``maxDepth`` levels of nesting.
+///
+/// Why strict: one reader must not take `{"env":"sandbox","env":"bogus"}` as sandbox while another takes
+/// it as bogus; whatever is ambiguous is refused with the line and column. Every decoder of outside
+/// input (API bodies, hook payloads, settings files) reads through this one parser.
 public enum JSONParser {
+    /// Deep nesting would overflow the stack; no request, settings file or hook payload needs this much.
+    public static let maxDepth = 512
+
     /// Why a text is not JSON, with the line and column (both from 1) where parsing stopped.
     public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
         public var line: Int
@@ -10,7 +18,22 @@ public enum JSONParser {
 
     /// Parses one JSON value that fills `text` (surrounding whitespace allowed).
     public static func parse(_ text: String) throws(SyntaxError) -> JSONValue {
-        var scanner = Scanner(bytes: Array(text.utf8))
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// Parses one JSON value that fills `bytes`, which must be UTF-8 without a byte-order mark
+    /// (a UTF-16 or UTF-32 text is refused as such, not misread).
+    public static func parse(bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        var scanner = Scanner(bytes: bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw scanner.error("the text starts with a byte-order mark; send UTF-8 without one")
+        }
+        if bytes.contains(0) {
+            throw scanner.error("the text contains zero bytes (UTF-16 or UTF-32?); send UTF-8")
+        }
+        if String(validating: bytes, as: UTF8.self) == nil {
+            throw scanner.error("the text is not valid UTF-8")
+        }
         scanner.skipWhitespace()
         let value = try scanner.value(depth: 0)
         scanner.skipWhitespace()
@@ -23,8 +46,7 @@ public enum JSONParser {
 private struct Scanner {
     let bytes: [UInt8]
     var index = 0
-    /// Deep nesting would overflow the stack; no settings file or hook payload needs this much.
-    let maxDepth = 512
+    let maxDepth = JSONParser.maxDepth
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -49,7 +71,7 @@ private struct Scanner {
     }
 
     mutating func value(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
-        guard depth < maxDepth else { throw error("nested more than \(maxDepth) levels deep") }
+        guard depth < maxDepth else { throw error("nested too deep: more than \(maxDepth) levels") }
         guard !isAtEnd else { throw error("unexpected end of text, expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object(depth: depth)
@@ -73,21 +95,27 @@ private struct Scanner {
 
     mutating func object(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
         index += 1
-        var object = JSONObject()
+        var members: [JSONObject.Member] = []
+        var keys: Set<String> = []
         skipWhitespace()
         if !isAtEnd, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(object)
+            return .object(JSONObject(members))
         }
         while true {
             skipWhitespace()
             guard !isAtEnd, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let keyStart = index
             let key = try string()
+            guard keys.insert(key).inserted else {
+                index = keyStart
+                throw error("the key '\(key)' appears twice; send each key once")
+            }
             skipWhitespace()
             guard !isAtEnd, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after the key") }
             index += 1
             skipWhitespace()
-            object[key] = try value(depth: depth + 1)
+            members.append(JSONObject.Member(key: key, value: try value(depth: depth + 1)))
             skipWhitespace()
             guard !isAtEnd else { throw error("unexpected end of text, expected ',' or '}'") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -96,7 +124,7 @@ private struct Scanner {
             }
             guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
             index += 1
-            return .object(object)
+            return .object(JSONObject(members))
         }
     }
 
