@@ -54,7 +54,8 @@ public enum FleetReducer {
             }
             let started = previousSince.since(for: session.sid, in: state, now: now)
             since[session.sid] = SinceEntry(state: state, since: started)
-            active.append(Row(sid: session.sid, title: session.report.title, state: state, since: started))
+            // Shortened so every push of the card fits its size limit (issue 12.8), the same cut in app and server.
+            active.append(Row(sid: session.sid, title: CardTitle.fitted(session.report.title, besideSid: session.sid), state: state, since: started))
         }
 
         active.sort(by: cardOrder)

@@ -3,6 +3,11 @@
 /// Decoding is lenient about missing keys and strict about types, so a wrong type throws a
 /// `DecodingError` whose coding path names the field (see ``InputError``).
 public struct SessionReport: Hashable, Sendable, Codable {
+    /// The longest title kept, in characters: a longer one is cut to this many, the last being "…"
+    /// (a documented cut, not a 400, so a hook's report is never lost over its title). The card
+    /// shortens further to fit a push (``CardTitle``).
+    public static let maximumTitleLength = 1_000
+
     public var title: String
     public var host: HostID
     public var cwd: String
@@ -32,7 +37,7 @@ public struct SessionReport: Hashable, Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        title = try container.decode(.title, default: "")
+        title = Self.keptTitle(try container.decode(.title, default: ""))
         host = try container.decode(.host, default: HostID.local)
         cwd = try container.decode(.cwd, default: "")
         busy = try container.decode(.busy, default: false)
@@ -41,6 +46,12 @@ public struct SessionReport: Hashable, Sendable, Codable {
         prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
         step = try container.decodeIfPresent(String.self, forKey: .step)
         archived = try container.decode(.archived, default: false)
+    }
+
+    /// `title`, cut to ``maximumTitleLength`` characters (ending in "…") when longer.
+    public static func keptTitle(_ title: String) -> String {
+        guard title.count > maximumTitleLength else { return title }
+        return String(title.prefix(maximumTitleLength - 1)) + String(CardTitle.ellipsis)
     }
 
     public func encode(to encoder: any Encoder) throws {
