@@ -13,7 +13,7 @@ extension Watcher {
         var effects: [WatcherEffect] = []
         let isDelivered: Bool
         if let channel = batch.channel {
-            let answer = receipt.broadcast ?? ChannelAnswer(status: 0, reason: "no answer to the broadcast")
+            let answer = receipt.broadcast ?? ChannelAnswer(status: 0, failure: "no answer to the broadcast")
             effects.append(.log(Self.broadcastLine(answer, action: batch.action, channel: channel, deviceId: deviceId, now: now)))
             isDelivered = answer.isPublished
             if answer.isChannelUnknown {
@@ -46,6 +46,7 @@ extension Watcher {
         var effects: [WatcherEffect] = []
         for result in receipt.results {
             effects.append(.log(Self.sendLine(result, action: batch.action, deviceId: receipt.deviceId, now: now)))
+            noteAnswer(result, in: &box, now: now)
             guard result.isTokenDead else { continue }
             box.record.retiringCard?.updateTargets.removeAll { $0 == result.target }
             if box.record.tokens.prune(result.target) {
