@@ -88,8 +88,8 @@ struct AnswerBench: Sendable {
                 let answered = ContinuousClock.now
                 guard response.status == 200 else { throw CommandFailure("bench: the answer got \(response.status)") }
                 let printed = try await hook.firstOutput()
-                latencies.append(Self.milliseconds(printed - sent))
-                posts.append(Self.milliseconds(answered - sent))
+                latencies.append(BenchServeFleet.milliseconds(printed - sent))
+                posts.append(BenchServeFleet.milliseconds(answered - sent))
             }
             for hook in hooks { hook.wait() }
             started += batch
@@ -156,11 +156,6 @@ struct AnswerBench: Sendable {
             guard ContinuousClock.now < giveUp else { throw CommandFailure("bench: gave up waiting for \(what)") }
             try await Task.sleep(for: .milliseconds(5))
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 
     static func percentile(_ sorted: [Double], _ percent: Int) -> Double {
