@@ -16,8 +16,11 @@ extension ControlPlaneService {
 
     /// Replaces a session's report (`PUT`); returns it as listed.
     @discardableResult
-    public func putSession(_ sid: SessionID, _ report: SessionReport) async throws(ServiceError) -> SessionListing {
-        try await changeSession(sid) { (_: SessionReport?) throws(ServiceError) in report }
+    ///
+    /// `seq` is the report's `LFG-Report-Seq`: a report older than the last one taken for the session
+    /// (a resend that arrived late) changes nothing and answers the session as it is.
+    public func putSession(_ sid: SessionID, _ report: SessionReport, seq: Int? = nil) async throws(ServiceError) -> SessionListing {
+        try await changeSession(sid, seq: seq) { (_: SessionReport?) throws(ServiceError) in report }
     }
 
     /// Changes a session's existing report with `patch` (`PATCH`); a 404 when unknown.
@@ -31,24 +34,32 @@ extension ControlPlaneService {
     }
 
     private func changeSession(
-        _ sid: SessionID, _ change: (SessionReport?) throws(ServiceError) -> SessionReport
+        _ sid: SessionID, seq: Int? = nil, _ change: (SessionReport?) throws(ServiceError) -> SessionReport
     ) async throws(ServiceError) -> SessionListing {
         await acquire()
         defer { release() }
+        if let seq, ReportSequence.isStale(seq, after: reportSeqs[sid]), let current = fleet.sessions[sid] {
+            return listing(sid, current)
+        }
         let report = try change(fleet.sessions[sid])
         var book = questions
         let asked = book.promptReported(sid, report.archived ? nil : report.prompt, isSessionGone: report.archived, at: now)
         do { try await dependencies.store.commit([.putSession(sid, report)] + asked.writes) } catch { throw .store(error) }
         fleet.put(sid, report)
+        if let seq { reportSeqs[sid] = seq }
         questions = book
         await carryOut(asked)
-        let isDown = fleet.downHosts(at: now).contains(report.host)
-        let listing = SessionListing(
-            sid: sid, report: report, displayState: DisplayState.resolve(report, isHostDown: isDown) ?? .idle)
+        let listing = listing(sid, report)
         publishSession(sid, listing: listing)
         noteChange()
         noteWidgetChange()
         return listing
+    }
+
+    /// `report` as `GET /api/sessions` lists it now.
+    private func listing(_ sid: SessionID, _ report: SessionReport) -> SessionListing {
+        let isDown = fleet.downHosts(at: now).contains(report.host)
+        return SessionListing(sid: sid, report: report, displayState: DisplayState.resolve(report, isHostDown: isDown) ?? .idle)
     }
 
     /// Removes a session at once (`DELETE`); a 404 when unknown.
@@ -60,6 +71,7 @@ extension ControlPlaneService {
         let cancelled = book.promptReported(sid, nil, isSessionGone: true, at: now)
         do { try await dependencies.store.commit([.deleteSession(sid)] + cancelled.writes) } catch { throw .store(error) }
         fleet.remove(sid)
+        reportSeqs[sid] = nil
         questions = book
         await carryOut(cancelled)
         publishSession(sid, listing: nil)
