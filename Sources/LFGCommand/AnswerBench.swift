@@ -84,7 +84,8 @@ struct AnswerBench: Sendable {
                 let sent = ContinuousClock.now
                 let response = try await client.send(HTTPClientRequest(
                     method: "POST", url: url + "/api/questions/\(question.id)/answer",
-                    headers: [("Authorization", "Bearer \(Self.token)")], body: Data(#"{"answer":"Allow"}"#.utf8)))
+                    headers: [("Authorization", "Bearer \(Self.token)"), ("Content-Type", "application/json")],
+                    body: Data(#"{"answer":"Allow"}"#.utf8)))
                 let answered = ContinuousClock.now
                 guard response.status == 200 else { throw CommandFailure("bench: the answer got \(response.status)") }
                 let printed = try await hook.firstOutput()
@@ -115,7 +116,7 @@ struct AnswerBench: Sendable {
         for index in 0..<waiters {
             let response = try await client.send(HTTPClientRequest(
                 method: "PUT", url: url + "/api/sessions/hold-\(index)",
-                headers: [("Authorization", "Bearer \(Self.token)")],
+                headers: [("Authorization", "Bearer \(Self.token)"), ("Content-Type", "application/json")],
                 body: Data(#"{"title":"hold","prompt":{"id":"hold-\#(index)","kind":"permission","text":"wait"}}"#.utf8)))
             guard response.status == 200 else { throw CommandFailure("bench: a session PUT got \(response.status)") }
         }
