@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "AsyncTesting", swiftSettings: strict),
 
         // MARK: APNs provider
-        .target(name: "APNs", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "APNs", dependencies: ["FleetCore", "HTTPTypes"], swiftSettings: strict),
         .target(name: "OpenSSLSupport", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "ES256OpenSSL", dependencies: ["APNs", "COpenSSL", "OpenSSLSupport"], swiftSettings: strict),
         .target(name: "HTTP2Wire", dependencies: ["CNGHTTP2", "COpenSSL", "OpenSSLSupport"], swiftSettings: strict),
@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["HTTPTypes", "CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["HTTPTypes", "CCurl", "CCurlShims"], swiftSettings: strict),
         .target(name: "ControlPlane", dependencies: ["FleetCore", "APNs", "HTTPTypes"], swiftSettings: strict),
-        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "APNs", "CSQLite"], swiftSettings: strict),
+        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "APNs", "HTTPTypes", "CSQLite"], swiftSettings: strict),
         .target(name: "ControlPlaneTesting", dependencies: ["ControlPlane", "APNs", "AsyncTesting"], swiftSettings: strict),
 
         // MARK: app side
@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
             swiftSettings: strict),
-        .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
+        .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
 
         // MARK: command line
         .target(
@@ -117,7 +117,8 @@ let package = Package(
         .testTarget(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
-        .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "HTTPServer"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

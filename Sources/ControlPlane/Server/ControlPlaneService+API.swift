@@ -1,5 +1,6 @@
 import FleetCore
 import Foundation
+import HTTPTypes
 
 extension ControlPlaneService {
     // MARK: sessions and hosts
@@ -7,11 +8,7 @@ extension ControlPlaneService {
     /// Every session that is not archived, in sid order, with its display state.
     public func sessions() -> [SessionListing] {
         let down = fleet.downHosts(at: now)
-        return fleet.sessions.keys.sorted().compactMap { sid in
-            let report = fleet.sessions[sid]!
-            guard let state = DisplayState.resolve(report, isHostDown: down.contains(report.host)) else { return nil }
-            return SessionListing(sid: sid, report: report, displayState: state)
-        }
+        return fleet.sessions.sorted { $0.key < $1.key }.compactMap { SessionListing(sid: $0.key, report: $0.value, downHosts: down) }
     }
 
     /// Replaces a session's report (`PUT`); returns it as listed.
@@ -42,13 +39,12 @@ extension ControlPlaneService {
         fleet.put(sid, report)
         questions = book
         await carryOut(asked)
-        let isDown = fleet.downHosts(at: now).contains(report.host)
-        let listing = SessionListing(
-            sid: sid, report: report, displayState: DisplayState.resolve(report, isHostDown: isDown) ?? .idle)
-        publishSession(sid, listing: listing)
+        let listing = SessionListing(sid: sid, report: report, downHosts: fleet.downHosts(at: now))
+        publishSession(sid, listing: listing)  // an archived session leaves the list: a removal event
         noteChange()
         noteWidgetChange()
-        return listing
+        // The answer echoes the report even when archived (listed nowhere, so it reads idle).
+        return listing ?? SessionListing(sid: sid, report: report, displayState: .idle)
     }
 
     /// Removes a session at once (`DELETE`); a 404 when unknown.
@@ -82,9 +78,7 @@ extension ControlPlaneService {
             var sid: SessionID
             var deleted = true
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = listing.map { try? encoder.encode($0) } ?? (try? encoder.encode(Removed(sid: sid)))
+        let data = listing.map { try? WireJSON.encode($0) } ?? (try? WireJSON.encode(Removed(sid: sid)))
         events.publish("session", json: data ?? Data("{}".utf8))
     }
 
