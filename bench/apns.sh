@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # APNs provider throughput: `lfg bench apns` next to the ceiling h2load measures against the same endpoint
-# in the same run, at 100 and 500 in flight, one connection each; prints a table with the ratio (target >= 0.50).
+# in the same run, at 100 and 500 in flight, on one connection and on a pool of K (--pool, default 4; h2load
+# then opens K clients with C/K streams each, the same total in flight); prints a table with the ratio (target >= 0.50).
 # Endpoints: the local stand-in (`lfg apns-mock`, always) and nginx answering like APNs (when nginx and its
 # echo module are installed: scripts/setup.sh installs them as optional packages).
 #
-# Usage: bench/apns.sh [--count N] [--runs R] [--tls] [--server mock|nginx|all]
+# Usage: bench/apns.sh [--count N] [--runs R] [--tls] [--server mock|nginx|all] [--pool K]
 #   LFG_BIN=path/to/lfg to skip the release build. Needs h2load (nghttp2-client, installed by scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,13 +14,15 @@ COUNT=20000
 RUNS=3
 TLS=0
 SERVER=all
+POOL=4
 while [ $# -gt 0 ]; do
   case "$1" in
     --count) COUNT=$2; shift 2 ;;
     --runs) RUNS=$2; shift 2 ;;
     --tls) TLS=1; shift ;;
     --server) SERVER=$2; shift 2 ;;
-    *) echo "usage: bench/apns.sh [--count N] [--runs R] [--tls] [--server mock|nginx|all]" >&2; exit 2 ;;
+    --pool) POOL=$2; shift 2 ;;
+    *) echo "usage: bench/apns.sh [--count N] [--runs R] [--tls] [--server mock|nginx|all] [--pool K]" >&2; exit 2 ;;
   esac
 done
 ECHO_MODULE=/usr/lib/nginx/modules/ngx_http_echo_module.so
@@ -54,19 +57,21 @@ JWT="$(printf '{"alg":"ES256","kid":"BENCHKEY01"}' | b64url).$(printf '{"iss":"B
 TOKEN=$(printf '%08x' 7 | sed 's/.*/&&&&&&&&/')
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# measure NAME URL [CA_FILE]: one table row per in-flight level.
+# measure NAME URL [CA_FILE]: one table row per in-flight level and pool size.
 measure() {
   local name=$1 url=$2 ca=()
   [ -n "${3:-}" ] && ca=(--ca-file "$3")
+  for K in $(printf '%s\n' 1 "$POOL" | sort -un); do
   for C in 100 500; do
     local ours=() ceiling=() conns=()
     for _ in $(seq "$RUNS"); do
-      line=$(env -u LFG_APNS_KEY_FILE "$LFG_BIN" bench apns --url "$url" --count "$COUNT" --concurrency "$C" "${ca[@]}")
+      line=$(env -u LFG_APNS_KEY_FILE "$LFG_BIN" bench apns --url "$url" --count "$COUNT" --concurrency "$C" \
+        --connections "$K" "${ca[@]}")
       ours+=("$(sed -n 's/.*"pushesPerSecond":\([0-9.]*\).*/\1/p' <<<"$line")")
       conns+=("$(sed -n 's/.*"connections":\([0-9]*\).*/\1/p' <<<"$line")")
       errors=$(sed -n 's/.*"errors":\([0-9]*\).*/\1/p' <<<"$line")
       [ "$errors" = 0 ] || echo "bench/apns.sh: lfg bench apns reported $errors errors: $line" >&2
-      h2=$(h2load -n "$COUNT" -c 1 -m "$C" -d "$WORK/body.json" -H "authorization: bearer $JWT" \
+      h2=$(h2load -n "$COUNT" -c "$K" -m "$((C / K))" -d "$WORK/body.json" -H "authorization: bearer $JWT" \
         -H 'apns-push-type: liveactivity' -H 'apns-topic: dev.lfg.bench.push-type.liveactivity' -H 'apns-priority: 10' \
         "$url/3/device/$TOKEN" 2>&1)
       ceiling+=("$(sed -n 's/.*finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' <<<"$h2")")
@@ -74,8 +79,9 @@ measure() {
     o=$(printf '%s\n' "${ours[@]}" | median)
     h=$(printf '%s\n' "${ceiling[@]}" | median)
     k=$(printf '%s\n' "${conns[@]}" | sort -u | paste -sd, -)
-    printf '%-10s %-9s %14.0f %14.0f %7.2f %12s\n' "$name" "$C" "$o" "$h" \
+    printf '%-10s %-5s %-9s %14.0f %14.0f %7.2f %12s\n' "$name" "$K" "$C" "$o" "$h" \
       "$(awk -v o="$o" -v h="$h" 'BEGIN {print (h > 0 ? o / h : 0)}')" "$k"
+  done
   done
 }
 
@@ -88,7 +94,7 @@ free_port() {
   echo "bench/apns.sh: no free port found" >&2; exit 1
 }
 
-printf '%-10s %-9s %14s %14s %7s %12s\n' "endpoint" "in flight" "lfg pushes/s" "h2load req/s" "ratio" "connections"
+printf '%-10s %-5s %-9s %14s %14s %7s %12s\n' "endpoint" "pool" "in flight" "lfg pushes/s" "h2load req/s" "ratio" "connections"
 SCHEME=http
 [ "$TLS" = 1 ] && SCHEME=https
 
@@ -143,4 +149,5 @@ CONF
   measure nginx "$SCHEME://127.0.0.1:$PORT" "$([ "$TLS" = 1 ] && echo "$WORK/nginx/cert.pem")"
   kill "$NGINX_PID"; NGINX_PID=
 fi
-echo "(medians of $RUNS runs of $COUNT pushes each, one connection; client and server share this machine's cores)"
+echo "(medians of $RUNS runs of $COUNT pushes each; pool = connections per endpoint, h2load with as many clients;"
+echo " client and server share this machine's cores)"

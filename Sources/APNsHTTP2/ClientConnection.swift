@@ -51,8 +51,6 @@ final class ClientConnection: HTTP2SessionDelegate {
     private var bytesHeard = 0
     /// When the outstanding keepalive PING went out, if one is outstanding.
     private var pingSentAt: Duration?
-    /// PINGs sent and acknowledged on this connection (tests and the bench read them).
-    private(set) var pingsSent = 0
 
     init(endpoint: Endpoint, tls: TLSContext?, clock: TransportClock) throws(WireError) {
         self.endpoint = endpoint
@@ -127,23 +125,25 @@ final class ClientConnection: HTTP2SessionDelegate {
     /// Whether something is awaited from the peer: an answer, a PING ACK, or the connection itself.
     var isAwaitingPeer: Bool { !inFlight.isEmpty || pingSentAt != nil || !hasOpened }
 
+    /// What a keepalive check did.
+    enum KeepaliveStep: Equatable { case nothing, pingSent, closedAsDead }
+
     /// HTTP/2 keepalive (reference 3: PING an idle connection): a PING once the peer has been quiet for
     /// `interval` (or for `timeout` while requests wait for answers); the connection is closed as dead
     /// when the ACK has not come within `timeout`, so its requests are resent on a new one in seconds.
-    func checkKeepalive(_ keepalive: HTTP2PushSender.Keepalive, now: Duration) {
-        guard hasOpened, !wire.isEnded else { return }
+    func checkKeepalive(_ keepalive: HTTP2PushSender.Keepalive, now: Duration) -> KeepaliveStep {
+        guard hasOpened, !wire.isEnded else { return .nothing }
         if let sentAt = pingSentAt {
-            if now - sentAt > keepalive.timeout {
-                close(reason: "no PING ACK within \(keepalive.timeout): the connection is dead", kind: .timedOut)
-            }
-            return
+            guard now - sentAt > keepalive.timeout else { return .nothing }
+            close(reason: "no PING ACK within \(keepalive.timeout): the connection is dead", kind: .timedOut)
+            return .closedAsDead
         }
         let quiet = now - lastHeardAt
-        guard quiet >= keepalive.interval || (!inFlight.isEmpty && quiet >= keepalive.timeout) else { return }
-        guard wire.session.submitPing() else { return }
+        guard quiet >= keepalive.interval || (!inFlight.isEmpty && quiet >= keepalive.timeout) else { return .nothing }
+        guard wire.session.submitPing() else { return .nothing }
         pingSentAt = now
-        pingsSent += 1
         wire.service()
+        return .pingSent
     }
 
     /// Takes no new streams from now on; the ones in flight still complete, then it closes.

@@ -99,8 +99,8 @@ final class ClientLoop {
         pool.queue.append(job)
     }
 
-    /// Opens a connection when requests wait and the pool has room for one, then puts as many on the
-    /// wire as the connections allow, the least loaded first.
+    /// Opens the pool's connections when requests wait, then puts as many on the wire as the connections
+    /// allow, each on the least loaded.
     private func feed(_ pool: Pool) {
         for connection in pool.active where connection.isEnded || connection.isGoingAway {
             if !connection.isEnded { pool.retiring.append(connection) }
@@ -108,18 +108,19 @@ final class ClientLoop {
         pool.active.removeAll { $0.isEnded || $0.isGoingAway }
         pool.retiring.removeAll { $0.isEnded || $0.inFlightCount == 0 && $0.isGoingAway && closeIdle($0) }
         guard !pool.queue.isEmpty else { return }
-        // One connection when none is open; more, up to the pool size, while requests pile up (APNs:
-        // spread bursts over several connections, reference 3) or every open one is full.
-        let isSaturated = pool.active.allSatisfy { $0.capacity(cap: options.maxConcurrentStreams) == 0 }
-        if pool.active.isEmpty || pool.active.count < options.connectionsPerEndpoint && (isSaturated || pool.queue.count > 1) {
+        // While requests wait, the pool opens all its connections (APNs: several connections at volume, spread
+        // bursts over them, keep them open; reference 3); each request goes to the least loaded one.
+        while pool.active.count < options.connectionsPerEndpoint {
             do {
                 pool.active.append(try ClientConnection(endpoint: pool.endpoint, tls: pool.endpoint.isTLS ? tls : nil, clock: clock))
                 shared.connectionOpened()
+                options.observer?(.connectionOpened(pool.endpoint))
             } catch {
                 if pool.active.isEmpty {
                     failQueue(pool, TransportFailure(.connectFailed, "cannot connect to \(pool.endpoint): \(error)"))
                     return
                 }
+                break
             }
         }
         var taken = 0
@@ -201,9 +202,17 @@ final class ClientLoop {
         let now = clock.now()
         for connection in pool.connections {
             if let oldest = connection.oldestStart, now - oldest > options.requestTimeout {
-                connection.close(reason: "no answer within \(options.requestTimeout)", kind: .timedOut)
+                let reason = "no answer within \(options.requestTimeout)"
+                connection.close(reason: reason, kind: .timedOut)
+                options.observer?(.connectionClosed(pool.endpoint, TransportFailure(.timedOut, reason)))
             } else if let keepalive = options.keepalive {
-                connection.checkKeepalive(keepalive, now: now)
+                switch connection.checkKeepalive(keepalive, now: now) {
+                case .nothing: break
+                case .pingSent: options.observer?(.pingSent(pool.endpoint))
+                case .closedAsDead:
+                    let reason = connection.wire.endReason ?? "no PING ACK"
+                    options.observer?(.connectionClosed(pool.endpoint, TransportFailure(.timedOut, reason)))
+                }
             }
             if connection.isEnded { collect(from: connection, into: pool) }
         }

@@ -52,12 +52,15 @@ public final class HTTP2PushSender: PushSender, ChannelManager {
         public var keepalive: Keepalive?
         /// The clock deadlines are measured on.
         public var clock: TransportClock
+        /// Told about connections opened, PINGs sent and connections found dead.
+        public var observer: (@Sendable (TransportEvent) -> Void)?
 
         public init(
             endpoints: [PushEnvironment: Endpoint], broadcastEndpoints: [PushEnvironment: Endpoint] = [:],
             channelEndpoints: [PushEnvironment: Endpoint] = [:], caFile: String? = nil, maxConcurrentStreams: Int = 1000,
             maximumAttempts: Int = 3, requestTimeout: Duration = .seconds(30), connectionsPerEndpoint: Int = 1,
-            keepalive: Keepalive? = Keepalive(), clock: TransportClock = .system
+            keepalive: Keepalive? = Keepalive(), clock: TransportClock = .system,
+            observer: (@Sendable (TransportEvent) -> Void)? = nil
         ) {
             self.endpoints = endpoints
             self.broadcastEndpoints = broadcastEndpoints
@@ -69,6 +72,7 @@ public final class HTTP2PushSender: PushSender, ChannelManager {
             self.connectionsPerEndpoint = max(1, connectionsPerEndpoint)
             self.keepalive = keepalive
             self.clock = clock
+            self.observer = observer
         }
 
         /// The endpoints (push, broadcast, channel management) and CA file from an ``APNsConfiguration``.

@@ -95,12 +95,14 @@ final class MockServerLoop {
             var polls = PollSet()
             polls.add(wakeup.descriptor, read: true, write: false)
             polls.add(listener.descriptor, read: true, write: false)
-            for connection in connections {
+            // A silent connection (fault) is neither read nor written: to the client it is a dead peer.
+            let serviced = connections.filter { !$0.isSilent }
+            for connection in serviced {
                 polls.add(connection.connection.descriptor, read: true, write: connection.connection.pollsForWrite)
             }
             polls.wait(timeoutMilliseconds: 1000)
             if polls.isReadable(0) { wakeup.drain() }
-            for (index, connection) in connections.enumerated()
+            for (index, connection) in serviced.enumerated()
             where polls.isReadable(index + 2) || polls.isWritable(index + 2) {
                 connection.connection.service()
             }

@@ -52,6 +52,9 @@ public enum MockFault: Hashable, Sendable {
     case goAwayAfter(requests: Int)
     /// When the `requests`-th next request arrives, close the connection without answering it.
     case dropConnectionAt(request: Int)
+    /// When the `request`-th next request arrives, go silent on that connection: never answer, never read
+    /// again, never close (a peer that died without a FIN, for dead-connection detection).
+    case goSilentAt(request: Int)
     /// Answer every push with `403 ExpiredProviderToken` until a token issued later than the one
     /// in use arrives (forces a provider-token refresh).
     case expireProviderTokens

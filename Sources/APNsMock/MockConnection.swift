@@ -11,6 +11,8 @@ final class MockConnection: HTTP2SessionDelegate {
     private var pending: [Int32: MockRequest] = [:]
     /// Set once GOAWAY went out: streams above it are not answered.
     private var goAwayLastStream: Int32?
+    /// Set by a `goSilentAt` fault: nothing is read or written on this connection again.
+    var isSilent: Bool { connection.isFrozen }
 
     init(number: Int, stream: any ByteStream, state: MockState) throws(WireError) {
         self.number = number
@@ -32,11 +34,12 @@ final class MockConnection: HTTP2SessionDelegate {
     static let emptyRequest = MockRequest(method: "", path: "", headers: Dictionary(minimumCapacity: 8), body: [])
 
     func http2Data(stream: Int32, bytes: UnsafeRawBufferPointer) {
+        guard !isSilent else { return }
         pending[stream]?.body.append(contentsOf: bytes)
     }
 
     func http2EndStream(stream: Int32) {
-        guard let request = pending.removeValue(forKey: stream) else { return }
+        guard !isSilent, let request = pending.removeValue(forKey: stream) else { return }
         if let last = goAwayLastStream, stream > last { return }
         if request.path.hasPrefix(MockControl.prefix) {
             let (status, body) = MockControl.handle(request, state: state)
@@ -47,6 +50,8 @@ final class MockConnection: HTTP2SessionDelegate {
         switch action {
         case .dropConnection:
             connection.close(reason: "dropped on purpose (fault)")
+        case .goSilent:
+            connection.isFrozen = true
         case .respond, .respondThenGoAway:
             respond(stream: stream, status: record.status, headers: record.responseHeaders, body: record.responseBody)
             if action == .respondThenGoAway {

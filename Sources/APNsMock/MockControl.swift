@@ -7,7 +7,7 @@ import Foundation
 /// - `GET /mock/records` -> every record as printable JSON (token prefixes only)
 /// - `POST /mock/tokens/<hex>` `{"behaviour": "live|dead-but-200|unregistered|bad-device-token|fail", "status"?, "reason"?, "count"?}`
 /// - `POST /mock/default` with the same body: the behaviour of unprogrammed tokens
-/// - `POST /mock/faults` `{"fault": "goaway|drop|expire-provider-tokens", "after"?: N}`
+/// - `POST /mock/faults` `{"fault": "goaway|drop|silent|expire-provider-tokens", "after"?: N}`
 /// - `POST /mock/reset`
 /// - `GET /mock/channels` -> `{"count": N, "limit": N, "channels": [{"channel": <first 8>, "policy": 0|1, "createdAt"}]}`
 /// - `POST /mock/channels/faults` `{"call": "create|read|delete|list|broadcast", "status"?: 500, "reason"?, "count"?: 1}`
@@ -34,8 +34,9 @@ enum MockControl {
             switch body["fault"] as? String {
             case "goaway": state.inject(.goAwayAfter(requests: after))
             case "drop": state.inject(.dropConnectionAt(request: after))
+            case "silent": state.inject(.goSilentAt(request: after))
             case "expire-provider-tokens": state.inject(.expireProviderTokens)
-            default: return error("fault must be goaway, drop or expire-provider-tokens")
+            default: return error("fault must be goaway, drop, silent or expire-provider-tokens")
             }
             return ok
         case ("GET", "channels"):

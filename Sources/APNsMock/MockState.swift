@@ -11,6 +11,13 @@ enum MockAction: Equatable {
     case respondThenGoAway
     /// Close the connection without answering.
     case dropConnection
+    /// Neither answer nor read again on this connection, and keep it open.
+    case goSilent
+}
+
+extension MockAction {
+    /// Whether the request gets an answer.
+    var answers: Bool { self == .respond || self == .respondThenGoAway }
 }
 
 /// The stand-in's programmable state: per-token behaviours, pending faults and the record of every
@@ -23,6 +30,7 @@ public final class MockState: Sendable {
         var faults: [MockFault] = []
         var requestsUntilGoAway: Int?
         var requestsUntilDrop: Int?
+        var requestsUntilSilent: Int?
         var expiringProviderTokens = false
         var expiredProviderTokens: Set<String> = []
         var records: [MockRecord] = []
@@ -67,6 +75,7 @@ public final class MockState: Sendable {
             switch fault {
             case .goAwayAfter(let requests): state.requestsUntilGoAway = max(1, requests)
             case .dropConnectionAt(let request): state.requestsUntilDrop = max(1, request)
+            case .goSilentAt(let request): state.requestsUntilSilent = max(1, request)
             case .expireProviderTokens: state.expiringProviderTokens = true
             }
         }
@@ -122,6 +131,10 @@ public final class MockState: Sendable {
                 state.requestsUntilDrop = remaining > 1 ? remaining - 1 : nil
                 if remaining == 1 { action = .dropConnection }
             }
+            if action == .respond, let remaining = state.requestsUntilSilent {
+                state.requestsUntilSilent = remaining > 1 ? remaining - 1 : nil
+                if remaining == 1 { action = .goSilent }
+            }
             if action == .respond, let remaining = state.requestsUntilGoAway {
                 state.requestsUntilGoAway = remaining > 1 ? remaining - 1 : nil
                 if remaining == 1 { action = .respondThenGoAway }
@@ -167,10 +180,10 @@ public final class MockState: Sendable {
                 path: kind == .device && request.token != nil ? "/3/device/" + token : request.path, token: token,
                 headers: request.headers, body: request.body,
                 providerToken: bearer.isEmpty ? nil : verify(bearer, cache: &state.verified),
-                status: action == .dropConnection ? 0 : answer.status,
-                reason: action == .dropConnection ? nil : answer.reason,
+                status: action.answers ? answer.status : 0,
+                reason: action.answers ? answer.reason : nil,
                 apnsID: answer.headers["apns-id"] ?? requestID,
-                isDelivered: action != .dropConnection && delivered,
+                isDelivered: action.answers && delivered,
                 kind: kind, channel: answer.channel ?? request.headers["apns-channel-id"],
                 responseHeaders: answer.headers, responseBody: answer.body)
             state.received += 1

@@ -23,7 +23,7 @@ public struct APNsMockCommand: Command {
         makes topics checked. Prints one JSON line per request (token prefixes only) unless --quiet.
         Program it over its own port: POST /mock/tokens/<hex> {"behaviour": "live|dead-but-200|
         unregistered|bad-device-token|fail", "status"?, "count"?}, POST /mock/faults {"fault":
-        "goaway|drop|expire-provider-tokens", "after"?}, POST /mock/reset, GET /mock/records,
+        "goaway|drop|silent|expire-provider-tokens", "after"?}, POST /mock/reset, GET /mock/records,
         GET /mock/channels, POST /mock/channels/faults {"call": "create|read|delete|list|broadcast",
         "status"?, "reason"?, "count"?}, POST /mock/channels/limit {"limit"}.
         """

@@ -10,11 +10,11 @@ public struct BenchAPNsCommand: Command {
     public static let name = "bench apns"
     public static let summary = "measure push throughput against an HTTP/2 endpoint"
     public static let usage = """
-        Usage: lfg bench apns --url URL [--count N] [--concurrency C] [--ca-file F]
+        Usage: lfg bench apns --url URL [--count N] [--concurrency C] [--connections K] [--ca-file F]
 
         Sends N (default 20000) Live Activity update pushes (~300-byte bodies) to URL (http:// = h2c with
-        prior knowledge, https:// = TLS) with at most C (default 100) in flight, through the provider's own
-        transport, signed with the LFG_APNS_* key when configured, else a throwaway key. Prints one line:
+        prior knowledge, https:// = TLS) with at most C (default 100) in flight over a pool of up to K
+        connections (default 1), through the provider's own transport, signed with the LFG_APNS_* key when configured, else a throwaway key. Prints one line:
         {"count", "seconds", "pushesPerSecond", "errors", "connections"}. Errors are pushes not accepted.
         """
 
@@ -22,6 +22,7 @@ public struct BenchAPNsCommand: Command {
     let count: Int
     let concurrency: Int
     let caFile: String?
+    let connections: Int
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         guard let url = try arguments.value("--url") else { throw UsageError("--url is required (the HTTP/2 endpoint)") }
@@ -32,6 +33,7 @@ public struct BenchAPNsCommand: Command {
         count = try arguments.integer("--count", in: 1...10_000_000) ?? 20_000
         concurrency = try arguments.integer("--concurrency", in: 1...10_000) ?? 100
         caFile = try arguments.value("--ca-file")
+        connections = try arguments.integer("--connections", in: 1...64) ?? 1
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
@@ -42,7 +44,7 @@ public struct BenchAPNsCommand: Command {
         do {
             sender = try HTTP2PushSender(
                 options: .init(endpoints: [.sandbox: endpoint, .production: endpoint],
-                               caFile: caFile ?? context.environment["LFG_APNS_CA_FILE"]),
+                               caFile: caFile ?? context.environment["LFG_APNS_CA_FILE"], connectionsPerEndpoint: connections),
                 tokens: ProviderTokenCache(keyID: signer.keyID, teamID: signer.teamID, key: signer.key, clock: .system))
         } catch {
             throw CommandFailure(error.message)

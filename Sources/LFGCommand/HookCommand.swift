@@ -14,16 +14,20 @@ public struct HookCommand: Command {
     public static let name = "hook"
     public static let summary = "report one Claude Code hook event (stdin) to the control plane"
     public static let usage = """
-        Usage: lfg hook < event.json
+        Usage: lfg hook [--agent claude|codex] < event.json
 
-        Claude Code runs this for every hook event (see `lfg hooks install`). Reports go to $LFG_URL
+        Claude Code (or Codex, with --agent codex) runs this for every hook event (see `lfg hooks install`). Reports go to $LFG_URL
         (default http://127.0.0.1:8766) with the token from LFG_AUTH_TOKEN or $LFG_HOME/auth-token;
         each event is recorded in $LFG_HOME first, and what is not delivered in time is sent in order
         later. Always exits 0.
         """
 
+    /// The `--agent` value, read leniently: a hook must never fail on its arguments.
+    let agentName: String?
+
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        // Claude Code passes nothing, but a hand-edited settings file might: ignore it, never fail.
+        // A hand-edited settings file might add anything: take `--agent NAME`, ignore the rest, never fail.
+        agentName = (try? arguments.value("--agent")) ?? nil
         arguments = ArgumentList([])
     }
 
@@ -33,14 +37,19 @@ public struct HookCommand: Command {
             FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
         }
         let deadline = HookDeadline(seconds: configuration.timeBudget, spent: spent)
+        guard let agent = agentName.map(AgentAdapters.named) ?? AgentAdapters.default else {
+            context.writeError("lfg hook: --agent \(agentName ?? ""): unknown agent (known: \(AgentAdapters.names)); the event was not recorded\n")
+            return 0
+        }
         let runner = HookRunner(
             files: HookFiles(home: URL(fileURLWithPath: configuration.home)), host: configuration.host,
             delivery: HookCommand.delivery(for: configuration), requestTimeout: configuration.requestTimeout,
-            tokenFingerprint: TokenFingerprint.of(configuration.token), wallClock: { Date().timeIntervalSince1970 })
+            tokenFingerprint: TokenFingerprint.of(configuration.token), agent: agent, wallClock: { Date().timeIntervalSince1970 })
         let answering = PhoneAnswering(configuration, client: HTTPClient())
         var asked: (PhoneQuestion, AskedQuestion)?
         let summary = await runner.handle(String(decoding: context.readInput(), as: UTF8.self), deadline: deadline) {
-            asked = answering.ask(&$0)
+            // Only an agent whose decision format LFG speaks waits for the phone.
+            if agent.answersFromPhone { asked = answering.ask(&$0) }
         }
         // Stderr of a hook that exits 0 only reaches Claude Code's debug log.
         if let problem = summary.problem { context.writeError("lfg hook: \(problem)\n") }

@@ -1,31 +1,36 @@
 import Foundation
 import HookAdapter
 
-/// `lfg hooks install`: adds LFG's handler to Claude Code's settings, idempotently, with a backup.
+/// `lfg hooks install`: adds LFG's handler to an agent's hook configuration, idempotently, with a backup.
 public struct HooksInstallCommand: Command {
     public static let name = "hooks install"
-    public static let summary = "add LFG's hooks to Claude Code's settings"
+    public static let summary = "add LFG's hooks to Claude Code's settings (or Codex's hooks.json)"
     public static let usage = """
-        Usage: lfg hooks install [--settings FILE] [--lfg PATH] [--answer-policy P] [--answer-wait S]
+        Usage: lfg hooks install [--agent claude|codex] [--settings FILE] [--lfg PATH] [--answer-policy P] [--answer-wait S]
 
-        Adds `lfg hook` to every Claude Code event LFG maps, in FILE (default: $CLAUDE_CONFIG_DIR/settings.json,
-        else ~/.claude/settings.json). Keeps every other setting and hook; backs the file up first
-        (FILE.lfg-backup-<time>); running it again changes nothing. A file that is not valid JSON is refused.
-          --lfg PATH   the lfg executable the hook runs (default: this one)
+        Adds `lfg hook` to every event LFG maps, in FILE (default for Claude Code: $CLAUDE_CONFIG_DIR/settings.json,
+        else ~/.claude/settings.json; for Codex: $CODEX_HOME/hooks.json, else ~/.codex/hooks.json). Keeps every
+        other setting and hook; backs the file up first (FILE.lfg-backup-<time>); running it again changes
+        nothing. A file that is not valid JSON is refused.
+          --agent NAME  the agent whose hooks to edit (default: claude)
+          --lfg PATH    the lfg executable the hook runs (default: this one)
           --answer-policy always|never|idle:N   when the hook waits for the phone's answer (default idle:60)
           --answer-wait S   the longest wait in seconds (default 300)
         Both are saved as LFG_ANSWER_POLICY / LFG_ANSWER_WAIT_S in $LFG_HOME/.env; the PermissionRequest and
         PreToolUse handlers get a `timeout` 30 s above the wait, so Claude Code never cuts a decision short.
+        (Claude Code only, for now.) Codex runs a hook only after you trust it once: open Codex and review it in /hooks.
         """
 
     let settingsPath: String?
     let executablePath: String?
+    let agent: any AgentAdapter
     let answerPolicy: AnswerPolicy?
     let answerWait: Double?
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         settingsPath = try arguments.value("--settings")
         executablePath = try arguments.value("--lfg")
+        agent = try HookSettingsLocation.agent(try arguments.value("--agent"))
         if let text = try arguments.value("--answer-policy") {
             guard let policy = AnswerPolicy(text: text) else {
                 throw UsageError("--answer-policy takes always, never or idle:N (seconds), not '\(text)'")
@@ -35,14 +40,19 @@ public struct HooksInstallCommand: Command {
             answerPolicy = nil
         }
         answerWait = try arguments.integer("--answer-wait", in: 0...Int(AnswerSettings.maximumWaitSeconds)).map(Double.init)
+        if !agent.answersFromPhone, answerPolicy != nil || answerWait != nil {
+            throw UsageError("--answer-policy and --answer-wait apply to agents that wait for the phone's answer (claude), not \(agent.name)")
+        }
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        let path = settingsPath ?? SettingsFile.defaultPath(environment: context.environment)
+        let path = settingsPath ?? agent.defaultConfigurationPath(environment: context.environment)
         let executable = try executablePath.map(HookSettingsLocation.checkedExecutable) ?? HookSettingsLocation.currentExecutable()
-        let answering = try HookAnswerSetup.save(policy: answerPolicy, wait: answerWait, environment: context.environment)
+        let answering = agent.answersFromPhone
+            ? try HookAnswerSetup.save(policy: answerPolicy, wait: answerWait, environment: context.environment) : nil
+        let waits = answering.map { $0.policy != .never } ?? false
         let editor = HookSettingsEditor(
-            executablePath: executable, answerTimeout: answering.policy == .never ? nil : answering.hookTimeoutSeconds)
+            executablePath: executable, agent: agent, answerTimeout: waits ? answering?.hookTimeoutSeconds : nil)
         let outcome: SettingsFile.Outcome
         do {
             outcome = try SettingsFile.edit(path, now: Date().timeIntervalSince1970, transform: editor.install)
@@ -51,13 +61,19 @@ public struct HooksInstallCommand: Command {
         }
         if outcome.changed {
             let backup = outcome.backupPath.map { " (backup: \($0))" } ?? ""
-            context.write("Added `\(editor.command)` to Claude Code's hooks in \(outcome.path)\(backup).\n")
+            context.write("Added `\(editor.command)` to \(agent.displayName)'s hooks in \(outcome.path)\(backup).\n")
         } else {
             context.write("LFG's hooks are already in \(outcome.path); nothing changed.\n")
         }
-        context.write(answering.policy == .never
-            ? "The hook never waits for the phone (answer policy never).\n"
-            : "The hook waits for the phone's answer up to \(Int(answering.waitSeconds)) s (policy \(answering.policy)).\n")
+        if let answering {
+            context.write(answering.policy == .never
+                ? "The hook never waits for the phone (answer policy never).\n"
+                : "The hook waits for the phone's answer up to \(Int(answering.waitSeconds)) s (policy \(answering.policy)).\n")
+        }
+        let notes = agent.installNotes(configurationPath: outcome.path) { path in
+            FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        }
+        for note in notes { context.writeError("note: \(note)\n") }
         if outcome.document["disableAllHooks"]?.boolValue == true {
             context.writeError("note: \(outcome.path) sets disableAllHooks, so Claude Code runs no hooks until it is false.\n")
         }
@@ -65,8 +81,17 @@ public struct HooksInstallCommand: Command {
     }
 }
 
-/// Where the running `lfg` lives, for the handler's command.
+/// Where the running `lfg` lives, for the handler's command, and which agent `--agent` names.
 enum HookSettingsLocation {
+    /// The adapter `--agent name` names (nil: the default); an unknown name is a usage error listing the known ones.
+    static func agent(_ name: String?) throws(UsageError) -> any AgentAdapter {
+        guard let name else { return AgentAdapters.default }
+        guard let adapter = AgentAdapters.named(name) else {
+            throw UsageError("--agent \(name): unknown agent; known: \(AgentAdapters.names)")
+        }
+        return adapter
+    }
+
     static func currentExecutable() -> String {
         Bundle.main.executableURL?.resolvingSymlinksInPath().path ?? "lfg"
     }

@@ -17,6 +17,10 @@ public enum LFG {
         HooksDrainCommand.self,
         APNsMockCommand.self,
         PushCommand.self,
+        ChannelsCreateCommand.self,
+        ChannelsListCommand.self,
+        ChannelsReadCommand.self,
+        ChannelsDeleteCommand.self,
     ]
 
     /// Runs `lfg` with `arguments` (without the program name); returns the exit status.

@@ -5,10 +5,11 @@ import Foundation
 /// `lfg push`: send one push to a token and print what APNs answered
 public struct PushCommand: Command {
     public static let name = "push"
-    public static let summary = "send one push to a token and print what APNs answered"
+    public static let summary = "send one push to a token or broadcast channel and print what APNs answered"
     public static let usage = """
-        Usage: lfg push --env sandbox|production --token HEX
-                        [--event start|update|end [--state FILE]] | [--title T --body B] |
+        Usage: lfg push --env sandbox|production (--token HEX | --channel ID)
+                        [--event start|update|end [--state FILE] [--stale-date UNIX] [--input-channel ID]] |
+                        [--title T --body B] |
                         [--type alert|background|liveactivity|widgets --payload FILE]
                         [--priority 10|5|1] [--collapse-id ID] [--expiration UNIX] [--url URL] [--ca-file F]
 
@@ -16,6 +17,9 @@ public struct PushCommand: Command {
         env's APNs URL (LFG_APNS_SANDBOX_URL / _PRODUCTION_URL, or --url). --event sends a fleet-card
         Live Activity push with the ContentState JSON in --state (end defaults to a zeroed state);
         --title/--body an alert; --type with --payload any body as is (--payload - reads stdin).
+        --channel ID publishes an update or end to a broadcast channel instead (POST /4/broadcasts/apps/<bundle>
+        on LFG_APNS_BROADCAST_*_URL; apns-expiration defaults to 0). --input-channel ID makes a start join that
+        channel (iOS 18); --stale-date sets aps.stale-date.
         Prints {"status", "reason", "apnsId", "outcome", "ms"}; exits 1 unless the push was accepted.
         """
 
@@ -28,8 +32,10 @@ public struct PushCommand: Command {
     }
 
     let environment: PushEnvironment
-    let token: DeviceToken
+    let destination: PushDestination
     let content: Content
+    let staleDate: UnixTime?
+    let inputChannel: BroadcastChannelID?
     let priority: PushPriority?
     let collapseID: CollapseID?
     let expiration: PushExpiration?
@@ -42,8 +48,17 @@ public struct PushCommand: Command {
             throw UsageError("--env must be sandbox or production, not '\(envText)'")
         }
         self.environment = environment
-        guard let tokenText = try arguments.value("--token") else { throw UsageError("--token is required (hex)") }
-        do { token = try DeviceToken(hex: tokenText) } catch { throw UsageError("--token: \(error)") }
+        switch (try arguments.value("--token"), try arguments.value("--channel")) {
+        case (let tokenText?, nil):
+            do { destination = .device(try DeviceToken(hex: tokenText)) } catch { throw UsageError("--token: \(error)") }
+        case (nil, let channelText?):
+            do { destination = .channel(try BroadcastChannelID(channelText)) } catch { throw UsageError("--channel: \(error)") }
+        default: throw UsageError("give exactly one of --token HEX (a device) or --channel ID (a broadcast channel)")
+        }
+        staleDate = try arguments.integer("--stale-date", in: 0...Int(Int32.max)).map(UnixTime.init)
+        do { inputChannel = try arguments.value("--input-channel").map { id throws(PushRequestError) in try BroadcastChannelID(id) } } catch {
+            throw UsageError("--input-channel: \(error)")
+        }
         let event = try arguments.value("--event")
         let state = try arguments.value("--state")
         let title = try arguments.value("--title")
@@ -71,6 +86,11 @@ public struct PushCommand: Command {
             }
         } else {
             throw UsageError("say what to send: --event, --title or --type")
+        }
+        if case .channel = destination {
+            guard case .liveActivity(let event, _) = content, event != .start else {
+                throw UsageError("a broadcast channel takes only --event update or end (a broadcast cannot start a card)")
+            }
         }
         if let priorityText = try arguments.value("--priority") {
             guard let value = Int(priorityText).flatMap(PushPriority.init(rawValue:)) else {
@@ -112,20 +132,30 @@ public struct PushCommand: Command {
                 let state = try stateFile.map { try JSONDecoder().decode(ContentState.self, from: Self.read($0, readInput)) }
                     ?? .zeroed(at: now)
                 let payload: LiveActivityPayload = switch event {
-                case .start: .start(state: state, timestamp: now)
-                case .update: .update(state: state, timestamp: now)
+                case .start: .start(state: state, timestamp: now, staleDate: staleDate, inputPushChannel: inputChannel)
+                case .update: .update(state: state, timestamp: now, staleDate: staleDate)
                 case .end: .end(state: state, timestamp: now, dismissalDate: now)
                 }
-                request = try .liveActivity(payload, token: token, environment: environment, bundleID: bundleID)
+                switch destination {
+                case .device(let token):
+                    request = try .liveActivity(payload, token: token, environment: environment, bundleID: bundleID)
+                case .channel(let channel):
+                    request = try .broadcast(
+                        payload, channel: channel, environment: environment, bundleID: bundleID, priority: .immediate,
+                        expiration: .immediately)
+                }
             case .alert(let title, let body):
+                let token = try deviceToken()
                 request = try .alert(AlertPayload(title: title, body: body), token: token, environment: environment, bundleID: bundleID)
             case .widgetReload:
+                let token = try deviceToken()
                 request = try .widgetReload(token: token, environment: environment, bundleID: bundleID)
             case .background:
+                let token = try deviceToken()
                 request = try .background(token: token, environment: environment, bundleID: bundleID)
             case .raw(let type, let file):
                 request = try PushRequest(
-                    token: token, environment: environment, pushType: type, topic: type.topic(bundleID: bundleID),
+                    token: try deviceToken(), environment: environment, pushType: type, topic: type.topic(bundleID: bundleID),
                     priority: type == .background ? .powerConsidered : .immediate,
                     payload: PushPayload(bytes: Array(Self.read(file, readInput))))
             }
@@ -138,6 +168,12 @@ public struct PushCommand: Command {
         } catch let error as DecodingError {
             throw CommandFailure("--state is not a ContentState: \(InputError(error))")
         }
+    }
+
+    /// The device token (the parser allows a channel only with a Live Activity update or end).
+    private func deviceToken() throws -> DeviceToken {
+        guard case .device(let token) = destination else { throw CommandFailure("this push needs --token") }
+        return token
     }
 
     static func read(_ path: String, _ readInput: () -> Data) throws -> Data {

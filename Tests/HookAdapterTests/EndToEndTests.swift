@@ -87,4 +87,24 @@ struct EndToEndTests {
         }
         #expect(HookFiles(home: folder.url).pendingReports().isEmpty)
     }
+
+    @Test("lfg hooks drain delivers what is pending and exits 0; with the server away it keeps it and exits 1")
+    func drainCommand() async throws {
+        let folder = try TemporaryFolder()
+        let environment = ["LFG_HOME": folder.path, "LFG_AUTH_TOKEN": Self.token]
+        for event in RecordedPayloads.wholeSession.prefix(3) {
+            _ = await CapturedRun.run(["hook"], input: event.payload, environment: environment.merging(["LFG_URL": "http://127.0.0.1:1"]) { $1 })
+        }
+        let away = await CapturedRun.run(["hooks", "drain", "--timeout", "5"], environment: environment.merging(["LFG_URL": "http://127.0.0.1:1"]) { $1 })
+        #expect(away.status == 1)
+        #expect(away.output.contains("still pending 3"))
+        let store = RecordingServer()
+        try await store.serve { url in
+            let run = await CapturedRun.run(["hooks", "drain"], environment: environment.merging(["LFG_URL": url]) { $1 })
+            #expect(run.status == 0)
+            #expect(run.output.contains("delivered 3, refused for good 0, still pending 0"))
+        }
+        #expect(store.reports.map(\.seq) == [1, 2, 3])
+        #expect(HookFiles(home: folder.url).inbox.sessionKeys().isEmpty)
+    }
 }

@@ -125,7 +125,11 @@ struct HooksCommandTests {
 
     @Test("The default settings file is Claude Code's user settings")
     func defaultPath() {
-        #expect(SettingsFile.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.claude/settings.json")
-        #expect(SettingsFile.defaultPath(environment: ["HOME": "/home/u", "CLAUDE_CONFIG_DIR": "/cfg"]) == "/cfg/settings.json")
+        let claude = ClaudeCodeAdapter()
+        #expect(claude.defaultConfigurationPath(environment: ["HOME": "/home/u"]) == "/home/u/.claude/settings.json")
+        #expect(claude.defaultConfigurationPath(environment: ["HOME": "/home/u", "CLAUDE_CONFIG_DIR": "/cfg"]) == "/cfg/settings.json")
+        let codex = CodexAdapter()
+        #expect(codex.defaultConfigurationPath(environment: ["HOME": "/home/u"]) == "/home/u/.codex/hooks.json")
+        #expect(codex.defaultConfigurationPath(environment: ["HOME": "/home/u", "CODEX_HOME": "/cx"]) == "/cx/hooks.json")
     }
 }

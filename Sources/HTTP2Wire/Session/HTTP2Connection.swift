@@ -13,6 +13,9 @@ public final class HTTP2Connection {
     public private(set) var endReason: String?
     /// Bytes read from the peer so far: an owner that sees it grow knows the peer is alive.
     public private(set) var bytesReceived = 0
+    /// Set to stop all reading and writing at once, even inside the current ``service()`` call, while the
+    /// socket stays open: a peer that went silent (the stand-in's dead-connection fault).
+    public var isFrozen = false
 
     /// Output is batched up to this many bytes per write, so 500 small frames cost one syscall.
     static let writeBatch = 1 << 16
@@ -53,7 +56,7 @@ public final class HTTP2Connection {
             }
         }
         guard readAll(), writeAll() else { return false }
-        if !session.wantsRead, !session.wantsWrite, outputOffset >= output.count {
+        if !isFrozen, !session.wantsRead, !session.wantsWrite, outputOffset >= output.count {
             return end("the HTTP/2 session finished")
         }
         return true
@@ -66,7 +69,7 @@ public final class HTTP2Connection {
 
     private func readAll() -> Bool {
         readBlockedOnWrite = false
-        while true {
+        while !isFrozen {
             let result = input.withUnsafeMutableBytes { stream.read(into: $0) }
             switch result {
             case .bytes(let count):
@@ -80,10 +83,11 @@ public final class HTTP2Connection {
             case .failed(let message): return end(message)
             }
         }
+        return true
     }
 
     private func writeAll() -> Bool {
-        while true {
+        while !isFrozen {
             if outputOffset >= output.count {
                 output.removeAll(keepingCapacity: true)
                 outputOffset = 0
@@ -100,6 +104,7 @@ public final class HTTP2Connection {
             case .failed(let message): return end(message)
             }
         }
+        return true
     }
 
     private func end(_ reason: String) -> Bool {

@@ -67,13 +67,7 @@ public struct HookEvent: Hashable, Sendable {
     /// Throws only when the text is not a JSON object or carries no `session_id`: without a session
     /// there is nothing to report.
     public static func decode(_ text: String) throws(HookInputError) -> HookEvent {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(text)
-        } catch {
-            throw HookInputError("the hook input is not JSON (\(error)); Claude Code sends one JSON object on stdin")
-        }
-        return try decode(root: root)
+        try ClaudeCodeAdapter().event(from: text)
     }
 
     /// Reads one event from its parsed JSON (see ``decode(_:)``).

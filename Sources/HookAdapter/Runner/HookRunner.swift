@@ -22,12 +22,15 @@ public struct HookRunner: Sendable {
     public var requestTimeout: Double
     /// ``TokenFingerprint`` of the token the delivery carries.
     public var tokenFingerprint: String
+    /// The agent whose hook input this reads.
+    public var agent: any AgentAdapter
 
     public init(
         files: HookFiles, host: HostID = .local, delivery: any ReportDelivery,
         requestTimeout: Double = SpoolDrainer.requestTimeout, tokenFingerprint: String = TokenFingerprint.of(nil),
-        wallClock: @escaping @Sendable () -> UnixTime
+        agent: any AgentAdapter = AgentAdapters.default, wallClock: @escaping @Sendable () -> UnixTime
     ) {
+        self.agent = agent
         self.files = files
         self.host = host
         self.delivery = delivery
@@ -64,7 +67,7 @@ public struct HookRunner: Sendable {
         }
         let now = wallClock()
         do {
-            var event = try HookEvent.decode(input)
+            var event = try agent.event(from: input)
             preparing(&event)
             summary.recorded = try record(event, now: now)
         } catch let error as HookInputError {

@@ -1,13 +1,19 @@
 import FleetCore
-/// LFG's entries in a Claude Code settings document, added and removed as pure JSON transformations.
+
+/// LFG's entries in an agent's hook configuration (Claude Code's settings and Codex's hooks.json share
+/// the shape `{"hooks": {Event: [{"matcher"?, "hooks": [handler]}]}}`), added and removed as pure JSON
+/// transformations.
 ///
-/// LFG's handler is recognised by its command: `<path ending in /lfg or lfg> hook`. Install adds one
-/// matcher group `{"hooks": [handler]}` to each event LFG maps (no matcher: every tool, every
-/// notification); everything else in the document, the user's own hooks included, stays as it was.
+/// LFG's handler is recognised by its command: `<path ending in /lfg or lfg> hook [--agent NAME]`.
+/// Install adds one matcher group `{"hooks": [handler]}` to each event the agent's adapter subscribes
+/// to (no matcher: every tool, every notification); everything else in the document, the user's own
+/// hooks included, stays as it was.
 public struct HookSettingsEditor: Sendable {
-    /// The shell command Claude Code runs, e.g. `/usr/local/bin/lfg hook`.
+    /// The shell command the agent runs, e.g. `/usr/local/bin/lfg hook --agent codex`.
     public var command: String
-    /// Seconds Claude Code waits for the handler; the hook bounds itself far below it.
+    /// The events LFG's handler goes on.
+    public var events: [String]
+    /// Seconds the agent waits for the handler; the hook bounds itself far below it.
     public static let handlerTimeout = 5
     /// The events whose hook may wait for the phone's answer (contract 8.2).
     public static let answeringEvents: Set<String> = [
@@ -17,9 +23,10 @@ public struct HookSettingsEditor: Sendable {
     /// Code never kills a hook about to print its decision; nil when the hook never waits.
     public var answerTimeout: Int?
 
-    /// An editor whose handler runs the `lfg` executable at `executablePath`.
-    public init(executablePath: String, answerTimeout: Int? = nil) {
-        command = Self.shellQuoted(executablePath) + " hook"
+    /// An editor whose handler runs the `lfg` executable at `executablePath` for `agent`'s events.
+    public init(executablePath: String, agent: any AgentAdapter = AgentAdapters.default, answerTimeout: Int? = nil) {
+        command = ([Self.shellQuoted(executablePath), "hook"] + agent.hookArguments).joined(separator: " ")
+        events = agent.installedEvents
         self.answerTimeout = answerTimeout
     }
 
@@ -52,7 +59,7 @@ public struct HookSettingsEditor: Sendable {
             }
             hooks = object
         }
-        for event in HookEventName.installed.map(\.rawValue) {
+        for event in events {
             var groups: [JSONValue] = []
             if let existing = hooks[event] {
                 guard let array = existing.arrayValue else {
@@ -98,13 +105,15 @@ public struct HookSettingsEditor: Sendable {
         }
     }
 
-    /// Whether `handler` runs `lfg hook` (any path to `lfg`, quoted or not).
+    /// Whether `handler` runs `lfg hook` for any agent (any path to `lfg`, quoted or not).
     public static func isLFGHandler(_ handler: JSONValue) -> Bool {
         guard handler["type"]?.stringValue == "command", let command = handler["command"]?.stringValue else {
             return false
         }
         guard let (program, rest) = splitFirstWord(command.trimmingWhitespace()) else { return false }
-        return (program == "lfg" || program.hasSuffix("/lfg")) && String(rest).trimmingWhitespace() == "hook"
+        let words = rest.split(whereSeparator: \.isWhitespace)
+        let isHook = words == ["hook"] || (words.count == 3 && words[0] == "hook" && words[1] == "--agent")
+        return (program == "lfg" || program.hasSuffix("/lfg")) && isHook
     }
 
     /// The first shell word (single or double quotes removed) and the text after it.

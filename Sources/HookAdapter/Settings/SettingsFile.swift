@@ -1,7 +1,7 @@
 import FleetCore
 import Foundation
 
-/// Edits a Claude Code settings file in place: parse, transform, back up, write.
+/// Edits an agent's hook configuration file (Claude Code's settings, Codex's hooks.json) in place: parse, transform, back up, write.
 ///
 /// A file that is not valid JSON (or has the wrong shape) is refused and left byte for byte as it
 /// was. A transformation that changes nothing writes nothing, so running install twice is a no-op.
@@ -16,12 +16,6 @@ public enum SettingsFile {
         public var backupPath: String?
         /// The document after the edit.
         public var document: JSONValue
-    }
-
-    /// Claude Code's user settings: `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`.
-    public static func defaultPath(environment: [String: String]) -> String {
-        if let folder = environment["CLAUDE_CONFIG_DIR"], !folder.isEmpty { return folder + "/settings.json" }
-        return (environment["HOME"] ?? ".") + "/.claude/settings.json"
     }
 
     /// Applies `transform` to the JSON in `path` (a missing or blank file reads as `{}`).

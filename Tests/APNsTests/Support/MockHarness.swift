@@ -19,14 +19,15 @@ struct MockHarness {
 
     init(
         tls: Bool = false, trustCertificate: Bool = true, key: OpenSSLSigningKey? = nil, maximumAttempts: Int = 3,
-        channelLimit: Int = MockState.defaultChannelLimit
+        channelLimit: Int = MockState.defaultChannelLimit, onRecord: (@Sendable (MockRecord) -> Void)? = nil,
+        configure: (inout HTTP2PushSender.Options) -> Void = { _ in }
     ) throws {
         let clock = ManualWallClock()
         let serverKey = try OpenSSLSigningKey.generateP256()
         let verifier = try serverKey.verifier()
         server = try APNsMockServer(
             tls: tls, verifier: { verifier.verify(providerToken: $0) }, bundleID: Fixture.bundle, clock: clock.clock,
-            channelLimit: channelLimit)
+            channelLimit: channelLimit, onRecord: onRecord)
         self.key = key ?? serverKey
         self.clock = clock
         tokens = ProviderTokenCache(keyID: Self.keyID, teamID: Self.teamID, key: self.key, clock: clock.clock)
@@ -39,11 +40,11 @@ struct MockHarness {
         self.caFile = caFile
         let endpoint = try Endpoint(url: server.baseURL)
         let everywhere: [PushEnvironment: Endpoint] = [.sandbox: endpoint, .production: endpoint]
-        sender = try HTTP2PushSender(
-            options: .init(
-                endpoints: everywhere, broadcastEndpoints: everywhere, channelEndpoints: everywhere, caFile: caFile,
-                maximumAttempts: maximumAttempts),
-            tokens: tokens)
+        var options = HTTP2PushSender.Options(
+            endpoints: everywhere, broadcastEndpoints: everywhere, channelEndpoints: everywhere, caFile: caFile,
+            maximumAttempts: maximumAttempts)
+        configure(&options)
+        sender = try HTTP2PushSender(options: options, tokens: tokens)
     }
 
     func stop() {
