@@ -7,7 +7,7 @@ public struct SimulateCommand: Command {
     public static let summary = "run the deterministic lifecycle simulator"
     public static let usage = """
         Usage: lfg simulate [--scenario NAME|all] [--seed N] [--ios 17|18] [--without GUARD]... [--json] [--trace]
-               lfg simulate --list-scenarios | --list-guards | --prove-guards [--seed N] [--ios 17|18]
+               lfg simulate --list-scenarios | --list-guards | --prove-guards [--seed N]
 
         Replays the seed's situations (A-G), several devices, the idle phone and a day in virtual time,
         and reports how often the lock screen shows the truth. --without switches a guard off (repeatable)
@@ -87,7 +87,7 @@ public struct SimulateCommand: Command {
         case .listGuards:
             context.write(GuardProof.listing + "\n")
         case .proveGuards:
-            context.write(GuardProof.table(seed: seed, ios: ios) + "\n")
+            context.write(GuardProof.table(seed: seed) + "\n")
         case .run:
             let chosen = scenarios.compactMap(Scenario.named)
             let report = SimulationReport.run(chosen, seed: seed, ios: ios, without: without, tracing: isTracing)

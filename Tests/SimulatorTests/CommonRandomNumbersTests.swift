@@ -33,8 +33,9 @@ import Testing
         // stale-date refreshes are off too: one to two tokens waits for the slower answer, a few ms later.
         let masking = try #require(GuardProof.all.first { $0.guard == .supersede }).masking.union([.staleDate])
         for seed: UInt64 in 1...3 {
-            let on = SimulationReport.run([idle], seed: seed, without: masking, tracing: true).scenarios[0]
-            let off = SimulationReport.run([idle], seed: seed, without: masking.union([.supersede]), tracing: true)
+            let on = SimulationReport.run([idle], seed: seed, ios: .ios17, without: masking, tracing: true).scenarios[0]
+            let off = SimulationReport.run(
+                [idle], seed: seed, ios: .ios17, without: masking.union([.supersede]), tracing: true)
                 .scenarios[0]
             #expect(off.metrics.pushes > on.metrics.pushes, "seed \(seed)")
             #expect(off.metrics.correctFraction == on.metrics.correctFraction, "seed \(seed)")

@@ -30,8 +30,9 @@ import Testing
     func startVeto() throws {
         let (on, off) = try proof(.startVeto)
         #expect(on.metrics.startEndLoops == 0)
-        #expect(off.metrics.startEndLoops >= 10)
-        #expect(off.metrics.starts >= on.metrics.starts + 10)
+        // iOS's priority-10 budget refuses starts past about 15 an hour, which caps the loop: still a loop.
+        #expect(off.metrics.startEndLoops >= 4)
+        #expect(off.metrics.starts >= on.metrics.starts + 4)
     }
 
     @Test("Without supersede every update also goes to every dead token of earlier cards")
@@ -124,13 +125,13 @@ import Testing
     /// Runs the guard's proof scenario (``GuardProof``) with every guard on, then without `guard`.
     private func proof(_ guard: Guard) throws -> (on: ScenarioResult, off: ScenarioResult) {
         let proof = try #require(GuardProof.all.first { $0.guard == `guard` })
-        return (try run(proof.scenario, without: proof.masking), try run(proof.scenario, without: proof.masking.union([`guard`])))
+        return proof.run(try #require(Scenario.named(proof.scenario)), seed: 1)
     }
 
     private func meanCorrect(_ name: String, seeds: ClosedRange<UInt64>, without: Guard...) throws -> Double {
         let scenario = try #require(Scenario.named(name))
         let fractions = seeds.map { seed in
-            SimulationReport.run([scenario], seed: seed, without: Set(without)).scenarios[0].metrics.correctFraction
+            SimulationReport.run([scenario], seed: seed, ios: .ios17, without: Set(without)).scenarios[0].metrics.correctFraction
         }
         return fractions.reduce(0, +) / Double(fractions.count)
     }
@@ -141,7 +142,7 @@ import Testing
 
     private func run(_ name: String, without: Set<Guard>) throws -> ScenarioResult {
         let scenario = try #require(Scenario.named(name))
-        let report = SimulationReport.run([scenario], seed: 1, without: without)
+        let report = SimulationReport.run([scenario], seed: 1, ios: .ios17, without: without)
         return try #require(report.scenarios.first)
     }
 }

@@ -73,7 +73,7 @@ import Testing
     @Test("The idle phone measures the hole: cards with no token back, frozen minutes")
     func idlePhoneHole() throws {
         let idle = try #require(Scenario.named("idle-phone")).lasting(3 * 3600)
-        let result = SimulationReport.run([idle], seed: 1).scenarios[0]
+        let result = SimulationReport.run([idle], seed: 1, ios: .ios17).scenarios[0]
         #expect(result.details.pushStartsWithoutTokenBack > 0)
         #expect(result.metrics.frozenSeconds > 600)
         #expect(result.details.pushStartedCardsKilled == 0)

@@ -23,9 +23,12 @@ extension ControlPlaneCall {
             let message = (try? JSONDecoder().decode(ErrorBody.self, from: body))?.error ?? "no error text"
             throw .rejected(status: status, message: message)
         }
-        guard case .fetchSessions = self else { return .accepted }
         do {
-            return .sessions(try JSONDecoder().decode(SessionsReply.self, from: body))
+            switch self {
+            case .fetchSessions: return .sessions(try JSONDecoder().decode(SessionsReply.self, from: body))
+            case .fetchDevice: return .device(try JSONDecoder().decode(DeviceChannelInfo.self, from: body))
+            default: return .accepted
+            }
         } catch {
             throw .unreadableAnswer("\(error)")
         }

@@ -12,9 +12,12 @@ public struct DeviceRegistration: Hashable, Sendable, Codable {
     /// Whether the app is in the foreground, for the default server only: while it is, the server holds
     /// a due push-start briefly so the card the app makes itself is adopted instead of twinned.
     public var appState: AppState?
+    /// iOS 18+ and the app requests channel cards (contract 8.1): the server makes the device a channel.
+    public var liveActivityChannels: Bool?
 
     public init(env: PushEnvironment, platform: String = "ios", pushToStartToken: PushToken? = nil,
-                hiddenDirs: HiddenDirs = [], appState: AppState? = nil) {
+                hiddenDirs: HiddenDirs = [], appState: AppState? = nil, liveActivityChannels: Bool? = nil) {
+        self.liveActivityChannels = liveActivityChannels
         self.env = env
         self.platform = platform
         self.pushToStartToken = pushToStartToken
@@ -39,13 +42,17 @@ public enum ControlPlaneCall: Hashable, Sendable {
     case reportEnded(env: PushEnvironment, deviceID: DeviceID)
     /// `GET /api/sessions`.
     case fetchSessions
+    /// `GET /api/devices/{deviceId}`: the device's mode and the channel its cards follow (contract 8.1).
+    case fetchDevice(DeviceID)
+    /// `POST /api/push/live-activity/channel-card`: the app made its own card on the device's channel.
+    case reportChannelCard(channelId: String, deviceID: DeviceID)
 
     /// The HTTP method.
     public var method: String {
         switch self {
         case .putDevice: "PUT"
-        case .registerToken, .reportEnded: "POST"
-        case .fetchSessions: "GET"
+        case .registerToken, .reportEnded, .reportChannelCard: "POST"
+        case .fetchSessions, .fetchDevice: "GET"
         }
     }
 
@@ -57,6 +64,8 @@ public enum ControlPlaneCall: Hashable, Sendable {
             ["api", "push", "live-activity", registration.kind == .pushToStart ? "start-token" : "update-token"]
         case .reportEnded: ["api", "push", "live-activity", "ended"]
         case .fetchSessions: ["api", "sessions"]
+        case .fetchDevice(let deviceID): ["api", "devices", deviceID.rawValue]
+        case .reportChannelCard: ["api", "push", "live-activity", "channel-card"]
         }
     }
 
@@ -73,27 +82,32 @@ public enum ControlPlaneCall: Hashable, Sendable {
             ]
             if let token = registration.pushToStartToken { body["pushToStartToken"] = .string(token.hex) }
             if let appState = registration.appState { body["appState"] = .string(appState.rawValue) }
+            if let channels = registration.liveActivityChannels { body["liveActivityChannels"] = .bool(channels) }
             return body
         case .registerToken(let registration, let env, let deviceID):
             return ["token": .string(registration.token.hex), "env": .string(env.rawValue),
                     "deviceId": .string(deviceID.rawValue)]
         case .reportEnded(let env, let deviceID):
             return ["env": .string(env.rawValue), "deviceId": .string(deviceID.rawValue)]
-        case .fetchSessions:
+        case .reportChannelCard(let channelId, let deviceID):
+            return ["channelId": .string(channelId), "deviceId": .string(deviceID.rawValue)]
+        case .fetchSessions, .fetchDevice:
             return nil
         }
     }
 
-    /// A string or an array of strings: all a call body holds.
+    /// A string, an array of strings or a flag: all a call body holds.
     public enum JSONValue: Hashable, Sendable, Encodable {
         case string(String)
         case strings([String])
+        case bool(Bool)
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
             case .string(let text): try container.encode(text)
             case .strings(let texts): try container.encode(texts)
+            case .bool(let flag): try container.encode(flag)
             }
         }
     }
@@ -111,6 +125,8 @@ public enum ControlPlaneCall: Hashable, Sendable {
         case .registerToken(let registration, _, _): "register-" + registration.kind.rawValue
         case .reportEnded: "report-ended"
         case .fetchSessions: "fetch-sessions"
+        case .fetchDevice: "fetch-device"
+        case .reportChannelCard: "report-channel-card"
         }
     }
 
@@ -122,6 +138,8 @@ public enum ControlPlaneCall: Hashable, Sendable {
             "register \(registration.kind.rawValue) token \(registration.token) (\(env.rawValue))"
         case .reportEnded: "report ended"
         case .fetchSessions: "fetch sessions"
+        case .fetchDevice(let deviceID): "GET device \(deviceID)"
+        case .reportChannelCard(let channelId, _): "report channel card \(channelId.prefix(8))…"
         }
     }
 

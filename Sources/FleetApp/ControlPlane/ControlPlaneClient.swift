@@ -6,6 +6,28 @@ public enum ControlPlaneReply: Hashable, Sendable {
     case accepted
     /// The answer of `GET /api/sessions`.
     case sessions(SessionsReply)
+    /// The answer of `GET /api/devices/{deviceId}`: its mode and channel.
+    case device(DeviceChannelInfo)
+}
+
+/// What the app reads of `GET /api/devices/{deviceId}` (contract 8.1): whether its cards follow a
+/// broadcast channel, and which. The id changes when the server renews the card on a fresh channel.
+public struct DeviceChannelInfo: Hashable, Sendable, Codable {
+    /// The base64 id to pass to `pushType: .channel(...)`; nil in token mode.
+    public var channelId: String?
+    /// `"channel"` or `"token"`.
+    public var mode: String
+
+    public init(channelId: String?, mode: String) {
+        self.channelId = channelId
+        self.mode = mode
+    }
+
+    /// The push type the app's own new cards get: the channel in channel mode, else a token.
+    public var pushTypeForNewCards: ActivityPushType {
+        guard mode == "channel", let channelId else { return .token }
+        return .channel(channelId)
+    }
 }
 
 /// Why a call to a control plane failed, and what to do about it.

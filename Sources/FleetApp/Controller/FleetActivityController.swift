@@ -19,7 +19,8 @@ public struct FleetActivityController: Hashable, Sendable {
 
     /// An ActivityKit call (or report) the controller wants made.
     public enum Effect: Hashable, Sendable {
-        /// Start the card. Always with push type token: a card started with none freezes when the app suspends.
+        /// Start the card: with push type token, or the device's channel; never none (a card started with
+        /// none freezes when the app suspends).
         case request(ContentState, pushType: ActivityPushType)
         /// Replace the card's content (only when its renderable content differs).
         case update(ActivityID, ContentState)
@@ -59,8 +60,10 @@ public struct FleetActivityController: Hashable, Sendable {
     /// - Parameters:
     ///   - cards: `Activity<LFGFleetAttributes>.activities` now (ended ones are ignored).
     ///   - now: Unix seconds; the card's `updatedAt` and any new `since`.
+    ///   - newCardPushType: `.token`, or in channel mode `.channel(id)` (the device's channel).
     public mutating func sync(
-        _ trigger: Trigger, model: SessionModel, cards: [FleetActivity], now: UnixTime, guards: GuardSet = .all
+        _ trigger: Trigger, model: SessionModel, cards: [FleetActivity], now: UnixTime, guards: GuardSet = .all,
+        newCardPushType: ActivityPushType = .token
     ) -> Decision {
         let live = cards.liveCards
         let survivor = cards.survivor
@@ -87,7 +90,7 @@ public struct FleetActivityController: Hashable, Sendable {
                 }
             } else if reduction.activeTotal > 0, !isVetoed(Set(reduction.since.keys)) {
                 dismissedPopulation = nil
-                effects.append(.request(reduction.contentState, pushType: .token))
+                effects.append(.request(reduction.contentState, pushType: newCardPushType))
             }
         case .end:
             since = reduction.since

@@ -22,6 +22,8 @@ public final class FleetAppEngine {
     public private(set) var manager: LiveActivityManager
     /// What happened, oldest first (``takeTrace()`` drains it).
     public private(set) var trace: [AppTraceEntry] = []
+    /// What the default server said of this device's mode and channel (iOS 18 channel cards), if asked.
+    public private(set) var channelInfo: DeviceChannelInfo?
 
     let host: any ActivityHost
     let outbox: any ControlPlaneOutbox
@@ -99,6 +101,7 @@ public final class FleetAppEngine {
     /// alone; call ``refresh()`` too: the sync that follows its answer is the one that counts.
     public func foregrounded() {
         reportAppState(.foreground)
+        fetchChannelInfo()
         sync(.foregrounded)
     }
 
@@ -144,8 +147,25 @@ public final class FleetAppEngine {
             for change in replay { change(&model) }
             sync(.refreshCompleted)
         case .putDevice:
-            break
+            if error == nil, server.name == configuration.defaultServer?.name { fetchChannelInfo() }
+        case .fetchDevice:
+            if case .success(.device(let info)) = result { channelInfo = info }
+        case .reportChannelCard:
+            // The channel changed under the app (a renewal, a fallback): read the current one.
+            if case .rejected(404, _)? = error { fetchChannelInfo() }
         }
+    }
+
+    /// `GET /api/devices/{deviceId}` on the default server, when the app requests channel cards.
+    func fetchChannelInfo() {
+        guard configuration.requestsChannelCards, let server = configuration.defaultServer else { return }
+        send(.fetchDevice(configuration.deviceID), to: server)
+    }
+
+    /// The push type of the app's own new cards: the device's channel once the server named one.
+    var newCardPushType: ActivityPushType {
+        guard configuration.requestsChannelCards else { return .token }
+        return channelInfo?.pushTypeForNewCards ?? .token
     }
 
     /// The id of the last call this engine sent (a relaunched app continues after it, so a late answer
@@ -174,13 +194,18 @@ public final class FleetAppEngine {
     /// the card is ended, and `/ended` is reported after.
     func sync(_ trigger: FleetActivityController.Trigger) {
         let decision = controller.sync(
-            trigger, model: model, cards: host.fleetActivities, now: clock.now, guards: guards)
+            trigger, model: model, cards: host.fleetActivities, now: clock.now, guards: guards,
+            newCardPushType: newCardPushType)
         record(.synced(decision))
         for effect in decision.effects {
             switch effect {
             case .request(let content, let pushType):
                 do {
                     _ = try host.request(content, pushType: pushType)
+                    if case .channel(let channelId) = pushType, let server = configuration.defaultServer {
+                        // The channel-mode twin of registering the card's update token: the server adopts it.
+                        send(.reportChannelCard(channelId: channelId, deviceID: configuration.deviceID), to: server)
+                    }
                 } catch {
                     record(.requestRefused(error))
                 }
@@ -230,6 +255,7 @@ public final class FleetAppEngine {
     /// `PUT /api/devices` to `server`; the default server also hears whether the app is in the foreground.
     func sendDeviceRegistration(to server: ServerProfile) {
         var registration = DeviceRegistration(env: configuration.environment, hiddenDirs: model.hiddenDirs)
+        if configuration.requestsChannelCards { registration.liveActivityChannels = true }
         if server.name == configuration.defaultServer?.name {
             registration.appState = appState
             appStateSent = appState

@@ -24,6 +24,9 @@ public struct AppConfiguration: Hashable, Sendable {
     public var servers: [ServerProfile]
     /// The name of the server tokens and card reports go to.
     public var defaultServerName: String
+    /// iOS 18+: the app asks its default server for a broadcast channel and requests its own cards on it
+    /// (`pushType: .channel(id)`), so no per-card token has to reach the server (contract 8.1).
+    public var requestsChannelCards: Bool = false
 
     public init(deviceID: DeviceID, environment: PushEnvironment, servers: [ServerProfile], defaultServerName: String) {
         self.deviceID = deviceID

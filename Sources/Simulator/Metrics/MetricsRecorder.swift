@@ -34,6 +34,7 @@ struct MetricsRecorder {
     private var clientEnded = 0
     private var startEndLoops = 0
     private var pushes = 0
+    private var startsRefusedByIOS = 0
     private var truthChanges = 0
     private var lastPushStart: [Int: Double] = [:]
     private var timeliness = TimelinessRecorder()
@@ -62,6 +63,9 @@ struct MetricsRecorder {
         guard let phone else { return }
         timeliness.pushSent(phone: phone, content: content, priority: priority, at: simulation.now)
     }
+
+    /// iOS refused a push-to-start APNs had accepted (over the priority-10 budget).
+    mutating func startRefusedByIOS() { startsRefusedByIOS += 1 }
 
     /// The scenario's checkpoint at hour `hour`: are the lock screens right now?
     mutating func checkpoint(hour: Int, _ simulation: Simulation) {
@@ -193,9 +197,14 @@ struct MetricsRecorder {
         }
     }
 
-    /// Whether anybody can still change `card`: the app while it runs, or a pushing server holding its token.
+    /// Whether anybody can still change `card`: the app while it runs, or a pushing server holding its token
+    /// or publishing to the channel it follows.
     static func isAddressable(_ card: FleetActivity, on phone: Phone, _ simulation: Simulation) -> Bool {
         if phone.isRunning { return true }
+        if let channel = phone.rig.host.channel(of: card.id) {
+            return simulation.apns.channelExists(channel)
+                && simulation.servers.contains { $0.publishes(to: channel, of: phone.device, in: simulation) }
+        }
         guard let token = phone.rig.host.updateToken(of: card.id) else { return false }
         return simulation.servers.contains { $0.addresses(token.hex, of: phone.device, in: simulation) }
     }

@@ -21,6 +21,8 @@ public struct GuardProof: Sendable {
     /// removes the corpses supersede keeps out; the priority budget rate-limits the pushes
     /// updated-at-excluded saves): switched off in both runs of the proof, so it shows this guard alone.
     public var masking: Set<Guard> = []
+    /// The iOS the proof runs on: the seed's guards are token-mode rules (iOS 17); channel rules need 18.
+    public var ios: IOSVersion = .ios17
 
     static let correct = Figure(name: "correct %", read: { $0.metrics.correctFraction * 100 }, digits: 1)
     static let p99 = Figure(name: "p99 s", read: { $0.metrics.timeToCorrectP99 }, digits: 1)
@@ -63,23 +65,29 @@ public struct GuardProof: Sendable {
     ]
 
     /// Runs every proof with `seed` and returns the table.
-    public static func table(seed: UInt64, ios: IOSVersion = .ios18) -> String {
-        var rows = [["guard", "scenario", "figure", "all on", "without it", "the failure"]]
+    public static func table(seed: UInt64) -> String {
+        var rows = [["guard", "scenario", "iOS", "figure", "all on", "without it", "the failure"]]
         for proof in all {
             guard let scenario = Scenario.named(proof.scenario) else { continue }
-            let on = SimulationReport.run([scenario], seed: seed, ios: ios, without: proof.masking).scenarios[0]
-            let off = SimulationReport.run(
-                [scenario], seed: seed, ios: ios, without: proof.masking.union([proof.guard])).scenarios[0]
+            let (on, off) = proof.run(scenario, seed: seed)
             for (index, figure) in proof.figures.enumerated() {
                 rows.append([
-                    index == 0 ? proof.guard.rawValue : "", index == 0 ? proof.scenario : "", figure.name,
+                    index == 0 ? proof.guard.rawValue : "", index == 0 ? proof.scenario : "",
+                    index == 0 ? String(proof.ios.rawValue) : "", figure.name,
                     SimulationReport.fixed(figure.read(on), figure.digits),
                     SimulationReport.fixed(figure.read(off), figure.digits), index == 0 ? proof.failure : "",
                 ])
             }
         }
-        let lines = SimulationReport.table(rows, leftAligned: [0, 1, 2, 5])
-        return (["lfg simulate --prove-guards: seed \(seed); iOS \(ios.rawValue)", ""] + lines).joined(separator: "\n")
+        let lines = SimulationReport.table(rows, leftAligned: [0, 1, 3, 6])
+        return (["lfg simulate --prove-guards: seed \(seed)", ""] + lines).joined(separator: "\n")
+    }
+
+    /// The proof's scenario with every guard on (but the masking ones), then without this guard too.
+    func run(_ scenario: Scenario, seed: UInt64) -> (on: ScenarioResult, off: ScenarioResult) {
+        let on = SimulationReport.run([scenario], seed: seed, ios: ios, without: masking).scenarios[0]
+        let off = SimulationReport.run([scenario], seed: seed, ios: ios, without: masking.union([`guard`])).scenarios[0]
+        return (on, off)
     }
 
     /// `--list-guards`: one guard per line, its name first, then the failure it stops.

@@ -37,6 +37,7 @@ extension Scenario {
         sim.at(60) { phone.terminate($0) }
         Workload(hosts: ["studio", "laptop"], meanGapByHour: Array(repeating: 1500, count: 24))
             .schedule(in: sim, from: 120, to: 8 * 3600 - 1800)
+        NetworkOutages.realistic.schedule(phone, in: sim, from: 120, to: 8 * 3600 - 600)
     }
 
     /// A day in the life: busy daytime, quiet night, the app opened now and then, a host down for twenty
@@ -54,6 +55,7 @@ extension Scenario {
         for hour in 8..<20 { gaps[hour] = 420 }
         Workload(hosts: ["studio", "laptop"], meanGapByHour: gaps).schedule(in: sim, from: 60, to: 24 * 3600 - 3600)
         AppVisits(meanGap: 2400, wakingHours: 7..<23).schedule(phone, in: sim, from: 60, to: 24 * 3600 - 600)
+        NetworkOutages.realistic.schedule(phone, in: sim, from: 60, to: 24 * 3600 - 600)
         sim.at(10 * 3600) { _ in pro.restart(sim) }
         sim.at(14 * 3600) { $0.setHost("laptop", isDown: true) }
         sim.at(14 * 3600 + 1200) { $0.setHost("laptop", isDown: false) }

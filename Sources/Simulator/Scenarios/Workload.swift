@@ -69,3 +69,27 @@ struct AppVisits {
         }
     }
 }
+
+/// Stretches with no network on a phone (a tunnel, a flight, a dead spot): minutes to hours, at random.
+/// Pushes APNs accepts meanwhile wait in its storage (token mode: the last one; channels: by policy), and
+/// the app's calls fail.
+struct NetworkOutages {
+    var meanGap: Double
+    var length: ClosedRange<Double>
+
+    /// idle-phone and day (notes/simulated-ios-realism.md: "minutes to hours"; the values are chosen,
+    /// pessimistic: one every 3 hours on average, 5 to 90 minutes long).
+    static let realistic = NetworkOutages(meanGap: 3 * 3600, length: 300...5400)
+
+    func schedule(_ phone: Phone, in simulation: Simulation, from start: Double, to end: Double) {
+        var time = start
+        while true {
+            time += simulation.script.exponential(mean: meanGap)
+            guard time < end else { return }
+            let length = simulation.script.uniform(self.length)
+            simulation.at(time) { phone.setOnline(false, $0) }
+            simulation.at(time + length) { phone.setOnline(true, $0) }
+            time += length
+        }
+    }
+}

@@ -31,6 +31,12 @@ final class Phone {
     private var commandsSeen = 0
     /// Push-started cards so far that found the app not running (keys the wake coin).
     private var pushStartedCards = 0
+    /// Whether the phone has a network connection (an outage: a tunnel, a flight, a dead spot).
+    private(set) var isOnline = true
+    /// iOS's priority-10 budget for the app's Live Activity pushes.
+    var budget: ImmediateBudget
+    /// Pushes iOS holds over budget, newest per card.
+    var held: [String: IncomingPush] = [:]
 
     init(index: Int, name: String, device: DeviceID, environment: PushEnvironment, hiddenDirs: HiddenDirs,
          servers: [String], simulation: Simulation) {
@@ -39,10 +45,12 @@ final class Phone {
         self.device = device
         self.environment = environment
         self.hiddenDirs = hiddenDirs
-        let configuration = AppConfiguration(
+        budget = ImmediateBudget(perHour: simulation.environment.immediateBudgetPerHour)
+        var configuration = AppConfiguration(
             deviceID: device, environment: environment,
             servers: servers.map { ServerProfile(name: $0, baseURL: "https://\($0).example:8766", bearerToken: "t") },
             defaultServerName: servers[0])
+        configuration.requestsChannelCards = simulation.ios.supportsChannels
         rig = FleetAppTesting.SimulatedPhone(
             configuration: configuration, clock: simulation.clock.phoneClock,
             behaviour: InMemoryActivityHost.Behaviour(
@@ -146,8 +154,17 @@ final class Phone {
     }
 
     /// A push-to-start reached `token`: ActivityKit starts a card if it is this install's current token.
-    func pushStarted(_ token: PushToken, content: ContentState, in simulation: Simulation) {
-        guard case .applied(let id) = rig.host.pushToStart(token: token, content: content) else { return }
+    func pushStarted(
+        _ token: PushToken, content: ContentState, staleDate: UnixTime?, inputPushChannel: String?,
+        in simulation: Simulation
+    ) {
+        let arrival = rig.host.pushToStart(
+            token: token, content: content, staleDate: staleDate, inputPushChannel: inputPushChannel,
+            channelExists: inputPushChannel.map { simulation.apns.channelExists($0) } ?? true)
+        guard case .applied(let id) = arrival else {
+            if arrival == .startedNothing { simulation.note("\(name): a start naming a channel started nothing") }
+            return
+        }
         simulation.note("\(name): card \(id) push-started")
         simulation.metrics.cardPushStarted(id, on: self, simulation)
         if !isRunning {
@@ -171,9 +188,21 @@ final class Phone {
         pump(simulation)
     }
 
+    /// The connection drops (`false`) or comes back (`true`). Back online, APNs hands over what it
+    /// stored, and a running app refreshes its list (its event stream missed the outage).
+    func setOnline(_ online: Bool, _ simulation: Simulation) {
+        guard online != isOnline, isInstalled else { return }
+        isOnline = online
+        simulation.note("\(name): network \(online ? "back" : "lost")")
+        guard online else { return }
+        simulation.apns.reconnected(self, simulation)
+        if isRunning { rig.app?.refresh() }
+        pump(simulation)
+    }
+
     /// A session changed on the servers: a running app hears of it over its event stream a moment later.
     func observe(_ change: @escaping (inout SessionModel) -> Void, _ simulation: Simulation) {
-        guard isRunning else { return }
+        guard isRunning, isOnline else { return }
         let generation = lifecycleGeneration
         var latency = simulation.draw(.eventStream, "\(index)/\(simulation.truth.version)")
         simulation.after(latency.uniform(simulation.environment.networkLatency)) { [self] simulation in

@@ -1,3 +1,4 @@
+import APNs
 import ControlPlane
 import FleetApp
 import FleetCore
@@ -50,6 +51,12 @@ final class SimulatedServer {
     func addresses(_ hex: String, of device: DeviceID, in simulation: Simulation) -> Bool {
         guard pushes(simulation), let box = watcher.boxes[device] else { return false }
         return box.record.tokens.contains { $0.kind == .update && $0.hex == hex }
+    }
+
+    /// Whether this server would publish `channel` for `device` (it holds it as the device's channel).
+    func publishes(to channel: String, of device: DeviceID, in simulation: Simulation) -> Bool {
+        guard pushes(simulation), let record = watcher.boxes[device]?.record else { return false }
+        return record.channel.channels.contains { $0.id.rawValue == channel }
     }
 
     // MARK: lifecycle and ticks
@@ -149,14 +156,12 @@ final class SimulatedServer {
         for effect in watcher.handle(event) {
             store.apply(effect)
             switch effect {
+            case .send(let batch) where batch.channel != nil: publish(batch, simulation)
             case .send(let batch): deliver(batch, simulation)
             case .log(let line): record(line, simulation)
             case .recordHistory(.started(_, at: _, origin: .pushToStart)): simulation.metrics.serverStarted()
             case .saveDevice, .saveSince, .recordHistory, .saveRetiredChannels, .forgetDevice: break
-            case .requestChannel:
-                // Minimal until the simulated APNs models channels: no simulated device asks for channel
-                // mode yet (`liveActivityChannels` stays false), so the watcher never requests one.
-                break
+            case .requestChannel(let request): perform(request, simulation)
             }
         }
     }
@@ -167,6 +172,50 @@ final class SimulatedServer {
         if line.event == .clientEnded, port == Self.pushPort, let veto = line.strings(.veto) {
             simulation.metrics.endedAgainstActive(line.deviceId, population: veto, simulation)
         }
+    }
+
+    /// Asks the simulated APNs' channel management API; the answer comes back as a watcher event.
+    private func perform(_ request: ChannelRequest, _ simulation: Simulation) {
+        let sentBy = incarnation
+        switch request {
+        case .create(let device, let env, let policy):
+            simulation.createChannel(for: device, env, policy: policy) { [self] answer, simulation in
+                guard sentBy == incarnation else { return }
+                handle(.channelCreationAnswered(device, env, answer, at: simulation.unixNow), simulation)
+            }
+        case .delete(let channel):
+            simulation.deleteChannel(channel) { [self] answer, simulation in
+                guard sentBy == incarnation else { return }
+                handle(.channelDeletionAnswered(channel, answer, at: simulation.unixNow), simulation)
+            }
+        }
+    }
+
+    /// Publishes a channel batch; APNs' one answer (no per-device result) goes back to the watcher.
+    private func publish(_ batch: PushBatch, _ simulation: Simulation) {
+        let sentBy = incarnation
+        simulation.publishThroughAPNs(batch) { [self] answer, simulation in
+            guard sentBy == incarnation else { return }
+            let receipt = PushReceipt(batchId: batch.id, deviceId: batch.deviceId, results: [], broadcast: answer)
+            handle(.pushAnswered(receipt, at: simulation.unixNow), simulation)
+        }
+    }
+
+    /// `GET /api/devices/{id}`: the device's mode and channel, as the watcher holds them.
+    func channelInfo(of device: DeviceID) -> DeviceChannelInfo? {
+        guard let record = watcher.boxes[device]?.record else { return nil }
+        let mode = watcher.mode(of: record)
+        return DeviceChannelInfo(
+            channelId: mode == .channel ? record.channel.current?.id.rawValue : nil, mode: mode.rawValue)
+    }
+
+    /// `POST /api/push/live-activity/channel-card`; false (a 404) when the device has no such channel.
+    func channelCardReported(_ device: DeviceID, channelId: String, _ simulation: Simulation) -> Bool {
+        let channels = watcher.boxes[device]?.record.channel.channels ?? []
+        guard let channel = channels.first(where: { $0.id.rawValue == channelId }) else { return false }
+        handle(.channelCardReported(device, channel.id, at: simulation.unixNow), simulation)
+        noteChange(simulation)
+        return true
     }
 
     /// Sends every target of `batch` at once; when all have answered, the watcher hears of it.

@@ -32,7 +32,7 @@ extension Simulation {
         let there = chance.uniform(leg) / 2
         let back = chance.uniform(leg) / 2
         let getsThrough = chance.chance(environment.backgroundRegistrationSuccess)
-        let isDropped = phone.isInBackgroundLaunch && !getsThrough
+        let isDropped = (phone.isInBackgroundLaunch && !getsThrough) || !phone.isOnline
         var isRefused = false
         if case .putDevice = sent.call, !phone.reportsHiddenDirs { isRefused = true }
         guard let server = server(named: sent.server), !isDropped, !isRefused else {
@@ -53,27 +53,32 @@ extension Simulation {
             }
             let reply = simulation.serve(sent.call, at: server, from: phone)
             simulation.after(back) { simulation in
-                phone.rig.answer(sent.id, .success(reply))
+                phone.rig.answer(sent.id, reply)
                 phone.pump(simulation)
             }
         }
     }
 
     /// What the server does with one call (the routes of contract section 5, in memory).
-    private func serve(_ call: ControlPlaneCall, at server: SimulatedServer, from phone: Phone) -> ControlPlaneReply {
+    private func serve(
+        _ call: ControlPlaneCall, at server: SimulatedServer, from phone: Phone
+    ) -> Result<ControlPlaneReply, ControlPlaneError> {
         switch call {
         case .putDevice(let device, let registration):
             if let appState = registration.appState.flatMap({ DeviceAppState(rawValue: $0.rawValue) }) {
                 server.appStateReported(device, appState, self)
             }
             server.deviceReported(
-                device, DeviceProfile(env: registration.env, platform: registration.platform, hiddenDirs: registration.hiddenDirs),
+                device,
+                DeviceProfile(
+                    env: registration.env, platform: registration.platform, hiddenDirs: registration.hiddenDirs,
+                    liveActivityChannels: registration.liveActivityChannels ?? false),
                 self)
             if let token = registration.pushToStartToken {
                 apns.noteOwner(token.hex, phone: phone.index)
                 server.tokenRegistered(device, .pushToStart, registration.env, hex: token.hex, self)
             }
-            return .accepted
+            return .success(.accepted)
         case .registerToken(let registration, let env, let device):
             apns.noteOwner(registration.token.hex, phone: phone.index)
             note("\(server.name): \(registration.kind.rawValue) token \(registration.token) from \(phone.name)")
@@ -82,12 +87,22 @@ extension Simulation {
             if kind == .update, server.port == SimulatedServer.pushPort {
                 metrics.updateTokenReached(registration.token, on: phone, self)
             }
-            return .accepted
+            return .success(.accepted)
         case .reportEnded(_, let device):
             server.endedReported(device, self)
-            return .accepted
+            return .success(.accepted)
         case .fetchSessions:
-            return .sessions(server.listing(self))
+            return .success(.sessions(server.listing(self)))
+        case .fetchDevice(let device):
+            guard let info = server.channelInfo(of: device) else {
+                return .failure(.rejected(status: 404, message: "no device '\(device)'"))
+            }
+            return .success(.device(info))
+        case .reportChannelCard(let channelId, let device):
+            guard server.channelCardReported(device, channelId: channelId, self) else {
+                return .failure(.rejected(status: 404, message: "device '\(device)' has no such channel"))
+            }
+            return .success(.accepted)
         }
     }
 }

@@ -23,7 +23,7 @@ public final class Simulation {
     private let streams: RandomStreams
     private var occurrences = Occurrences()
     var truth = Truth()
-    var apns = SimulatedAPNs()
+    let apns = SimulatedAPNs()
     var servers: [SimulatedServer] = []
     var phones: [Phone] = []
     /// The one clock every phone's ActivityKit and app read: it moves only with the agenda.

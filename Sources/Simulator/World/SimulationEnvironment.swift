@@ -12,6 +12,22 @@ public struct SimulationEnvironment: Hashable, Sendable {
     public var apnsLatency: ClosedRange<Double> = 0.05...0.4
     /// Chance that APNs answers one push with a transient 5xx, per environment (separate endpoints).
     public var apnsTransientFailure: [PushEnvironment: Double] = [.sandbox: 0.01, .production: 0.01]
+    /// Chance that APNs accepts a push (200) and it never reaches the phone. Apple publishes nothing;
+    /// developers report occasional silent losses on the forums; pessimistic: 1 in 200.
+    public var apnsDropAfterAcceptance: Double = 0.005
+    /// iOS's hourly budget of priority-10 Live Activity pushes per app (reference 4.6: unpublished; third
+    /// parties quote about 15). Over it iOS holds updates until a slot frees and refuses starts.
+    public var immediateBudgetPerHour: Int = 15
+    /// When a priority-5 push lands after APNs accepts it ("opportunistic"; Apple publishes no figure;
+    /// chosen: up to 5 s on an idle phone).
+    public var routineDeliveryDelay: ClosedRange<Double> = 0...5
+    /// Channels APNs allows per app and environment (reference 5.3: 10,000; past it `CannotCreateChannelConfig`).
+    public var channelLimit: Int = 10_000
+    /// Publishes per channel per rolling minute before APNs answers 429 `TooManyRequests` (Apple publishes
+    /// no number; chosen, pessimistic: 30).
+    public var broadcastsPerChannelPerMinute: Int = 30
+    /// How long a policy-1 channel keeps its latest message for an offline phone (reference 5.4: 8 hours).
+    public var channelMessageStorage: Double = 8 * 3600
     /// A session change reaching the app's event stream.
     public var networkLatency: ClosedRange<Double> = 0.05...0.3
     /// A token registration, device report or `/ended` round trip through the tunnel.
