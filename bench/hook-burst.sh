@@ -24,7 +24,7 @@ SERVE_PID=$!
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.05; done
 TOKEN=$(cat "$WORK/serve/auth-token")
 echo "lfg hook bursts: $LFG, lfg serve on 127.0.0.1:$PORT, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
-printf '%-7s %-7s %7s %8s %8s %8s %10s %6s\n' shape "at once" events p50 p99 max "after burst" lost
+printf '%-7s %-7s %7s %8s %8s %8s %11s %12s %10s %6s\n' shape "at once" events p50 p99 max "floor p99" "cpu hook/floor" "after burst" lost
 
 python3 - "$LFG" "$PORT" "$TOKEN" "$WORK" $LEVELS <<'PY'
 import json, os, subprocess, sys, time, urllib.request
@@ -36,6 +36,28 @@ def sessions():
     request = urllib.request.Request(url + "/api/sessions", headers={"Authorization": "Bearer " + token})
     return {s["sid"]: s for s in json.load(urllib.request.urlopen(request))["sessions"]}
 
+def spawn_all(commands, env, cpu):
+    """Starts every (argv, stdin bytes) at once; returns each one's wall time (spawn to exit) in ms,
+    and adds each one's CPU time (user + system, ms) to cpu."""
+    running, times = {}, []
+    for argv, data in commands:
+        began = time.monotonic()
+        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        process.stdin.write(data); process.stdin.close()
+        running[process.pid] = (process, began)
+    while running:
+        pid, _, usage = os.wait4(-1, 0)
+        if pid in running:
+            process, began = running.pop(pid)
+            process.returncode = 0
+            times.append((time.monotonic() - began) * 1000)
+            cpu.append((usage.ru_utime + usage.ru_stime) * 1000)
+    return times
+
+def p99(times):
+    times = sorted(times)
+    return times[min(len(times) - 1, int(len(times) * 0.99))]
+
 def run_level(shape, level):
     home = os.path.join(work, f"hooks-{shape}-{level}")
     os.makedirs(home)
@@ -45,27 +67,20 @@ def run_level(shape, level):
     # sessions, the same sessions burst after burst, so a session's final state must come from its last burst.
     last_prompts = {}  # sid -> the prompts of its latest burst
     times = []
+    floor, cpu, floor_cpu = [], [], []
     for burst, start in enumerate(range(0, total, level)):
-        running = {}
+        batch = []
         for index in range(start, min(start + level, total)):
             sid = f"{shape}-{level}-{index}" if shape == "own" else f"{shape}-{level}-{(index - start) // 5}"
             prompt = f"prompt {index}"
             payload = json.dumps({"session_id": sid, "cwd": "/work/bench", "hook_event_name": "UserPromptSubmit",
                                   "prompt": prompt, "session_title": prompt})
-            began = time.monotonic()
-            process = subprocess.Popen([lfg, "hook"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL, env=env)
-            process.stdin.write(payload.encode()); process.stdin.close()
-            running[process.pid] = (process, began)
+            batch.append(([lfg, "hook"], payload.encode()))
             if last_prompts.get(sid, (None, None))[0] != burst:
                 last_prompts[sid] = (burst, set())
             last_prompts[sid][1].add(prompt)
-        while running:
-            pid, _ = os.waitpid(-1, 0)
-            if pid in running:
-                process, began = running.pop(pid)
-                process.returncode = 0
-                times.append((time.monotonic() - began) * 1000)
+        times += spawn_all(batch, env, cpu)
+        floor += spawn_all([([lfg, "--help"], b"")] * len(batch), env, floor_cpu)
     def missing():
         # Events whose session does not (yet) show its latest burst: one event each in "own",
         # five per stale session in "shared".
@@ -77,7 +92,7 @@ def run_level(shape, level):
     lost = missing()
     times.sort()
     pick = lambda q: times[min(len(times) - 1, int(len(times) * q))]
-    print(f"{shape:<7} {level:<7} {total:>7} {pick(0.5):>6.0f}ms {pick(0.99):>6.0f}ms {times[-1]:>6.0f}ms {after_burst:>6}/{total:<4} {lost:>6}",
+    print(f"{shape:<7} {level:<7} {total:>7} {pick(0.5):>6.0f}ms {pick(0.99):>6.0f}ms {times[-1]:>6.0f}ms {p99(floor):>9.0f}ms {sum(cpu) / len(cpu):>5.1f}/{sum(floor_cpu) / len(floor_cpu):<4.1f}ms {after_burst:>6}/{total:<4} {lost:>6}",
           flush=True)
 
 for shape in ("own", "shared"):

@@ -11,8 +11,8 @@ struct ScriptedChannels: Sendable {
     /// APNs' per-app limit (10,000 by default, as documented).
     var limit = 10_000
     /// Answers for the next requests, used before the script.
-    var failures: [(Int, String?)] = []
-    var publishAnswer: (Int, String?) = (200, nil)
+    var failures: [(Int, APNsReason?)] = []
+    var publishAnswer: (Int, APNsReason?) = (200, nil)
     private var made = 0
 
     mutating func perform(_ request: ChannelRequest) -> ChannelAnswer {
@@ -23,7 +23,7 @@ struct ScriptedChannels: Sendable {
         }
         switch request {
         case .create:
-            guard live.count < limit else { return ChannelAnswer(status: 400, reason: "CannotCreateChannelConfig") }
+            guard live.count < limit else { return ChannelAnswer(status: 400, reason: .cannotCreateChannelConfig) }
             made += 1
             let text = Data("scripted-channel-\(made)".utf8).base64EncodedString()
             do {
@@ -31,10 +31,10 @@ struct ScriptedChannels: Sendable {
                 live.append(id)
                 return ChannelAnswer(status: 201, channelId: id)
             } catch {
-                return ChannelAnswer(status: 0, reason: "the script made a bad channel id: \(error)")
+                return ChannelAnswer(status: 0, failure: "the script made a bad channel id: \(error)")
             }
         case .delete(let channel):
-            guard live.contains(channel.id) else { return ChannelAnswer(status: 400, reason: "ChannelNotRegistered") }
+            guard live.contains(channel.id) else { return ChannelAnswer(status: 400, reason: .channelNotRegistered) }
             live.removeAll { $0 == channel.id }
             return ChannelAnswer(status: 204)
         }
@@ -43,7 +43,7 @@ struct ScriptedChannels: Sendable {
     /// A publish: the scripted answer, or `ChannelNotRegistered` for a channel that does not exist.
     func publish(_ batch: PushBatch) -> ChannelAnswer {
         guard let channel = batch.channel, live.contains(channel.id) else {
-            return ChannelAnswer(status: 400, reason: "ChannelNotRegistered")
+            return ChannelAnswer(status: 400, reason: .channelNotRegistered)
         }
         return ChannelAnswer(status: publishAnswer.0, reason: publishAnswer.1)
     }

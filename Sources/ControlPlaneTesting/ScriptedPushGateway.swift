@@ -59,12 +59,12 @@ public final class ScriptedPushGateway: PushGateway {
     public func limitChannels(to limit: Int) { state.withLock { $0.channels.limit = limit } }
 
     /// The next `count` channel requests answer `status` and `reason` (then the script resumes).
-    public func failChannelRequests(_ count: Int, status: Int, reason: String?) {
+    public func failChannelRequests(_ count: Int, status: Int, reason: APNsReason?) {
         state.withLock { $0.channels.failures += Array(repeating: (status, reason), count: count) }
     }
 
     /// From now on, every publish answers `status` (and `reason`).
-    public func answerPublishes(status: Int, reason: String? = nil) {
+    public func answerPublishes(status: Int, reason: APNsReason? = nil) {
         state.withLock { $0.channels.publishAnswer = (status, reason) }
     }
 

@@ -149,7 +149,7 @@ struct ServeParts: Sendable {
             let sender = try HTTP2PushSender(
                 options: try HTTP2PushSender.Options(configuration: apns),
                 tokens: ProviderTokenCache(keyID: apns.keyID, teamID: apns.teamID, key: key, clock: .system))
-            return (APNsPushGateway(sender: sender, bundleID: apns.bundleID), sender)
+            return (APNsPushGateway(sender: sender, channels: sender, bundleID: apns.bundleID), sender)
         } catch {
             throw CommandFailure("APNs is configured but unusable: \(error)")
         }

@@ -1,5 +1,7 @@
+import APNs
 import ControlPlane
 import FleetCore
+import Foundation
 
 /// A watcher with a fleet and a clock that only moves when the test says so.
 struct WatcherHarness {
@@ -7,8 +9,11 @@ struct WatcherHarness {
     var fleet = FleetSnapshot()
     var now: UnixTime = 1_000
 
-    init(guards: GuardSet = .all, loaded: Bool = true) {
-        watcher = Watcher(guards: guards)
+    /// Channels made so far by ``answerChannels(_:)``.
+    var channelsMade = 0
+
+    init(guards: GuardSet = .all, policy: CardPolicy = CardPolicy(), loaded: Bool = true) {
+        watcher = Watcher(guards: guards, policy: policy)
         if loaded { _ = watcher.handle(.loaded(devices: [:], since: [:], at: now)) }
     }
 
@@ -53,14 +58,61 @@ struct WatcherHarness {
         watcher.handle(.endedReported(device, at: now))
     }
 
-    /// Answers `batch`, each token with the status `statuses` gives it (200 when absent).
+    /// Answers `batch`, each token with the status `statuses` gives it (200 when absent); a broadcast
+    /// with `broadcast` (200 when absent).
     @discardableResult
-    mutating func answer(_ batch: PushBatch, _ statuses: [String: (Int, String?)] = [:]) -> [WatcherEffect] {
+    mutating func answer(
+        _ batch: PushBatch, _ statuses: [String: (Int, String?)] = [:], broadcast: ChannelAnswer = ChannelAnswer(status: 200)
+    ) -> [WatcherEffect] {
         let results = batch.targets.map { target in
             let (status, reason) = statuses[target.hex] ?? (200, nil)
             return TokenResult(target: target, status: status, reason: reason, apnsId: nil, milliseconds: 1)
         }
-        return watcher.handle(.pushAnswered(PushReceipt(batchId: batch.id, deviceId: batch.deviceId, results: results), at: now))
+        let receipt = PushReceipt(
+            batchId: batch.id, deviceId: batch.deviceId, results: results, broadcast: batch.isBroadcast ? broadcast : nil)
+        return watcher.handle(.pushAnswered(receipt, at: now))
+    }
+
+    /// The device reports itself; by default a sandbox iOS 18 phone that asks for channel cards.
+    @discardableResult
+    mutating func report(
+        _ profile: DeviceProfile = DeviceProfile(env: .sandbox, liveActivityChannels: true), device: DeviceID = .legacy
+    ) -> [WatcherEffect] {
+        watcher.handle(.deviceReported(device, profile, at: now))
+    }
+
+    /// Answers every channel request in `effects` as APNs would: a create makes `channel-N` (or answers
+    /// `create` when given), a delete answers 204. Returns the effects of the answers.
+    @discardableResult
+    mutating func answerChannels(_ effects: [WatcherEffect], create: ChannelAnswer? = nil) -> [WatcherEffect] {
+        var out: [WatcherEffect] = []
+        for request in effects.channelRequests {
+            switch request {
+            case .create(let device, let env, _):
+                let answer: ChannelAnswer
+                if let create {
+                    answer = create
+                } else {
+                    channelsMade += 1
+                    answer = ChannelAnswer(status: 201, channelId: channelID(channelsMade))
+                }
+                out += watcher.handle(.channelCreationAnswered(device, env, answer, at: now))
+            case .delete(let channel):
+                out += watcher.handle(.channelDeletionAnswered(channel, ChannelAnswer(status: 204), at: now))
+            }
+        }
+        return out
+    }
+
+    /// A channel device with a live channel card showing one working session `s1` (push-to-start token `a`).
+    static func withChannelCard(guards: GuardSet = .all, policy: CardPolicy = CardPolicy()) -> WatcherHarness {
+        var harness = WatcherHarness(guards: guards, policy: policy)
+        harness.report()
+        harness.register(.pushToStart, hex("a"))
+        harness.answerChannels(harness.tick())
+        harness.work("s1")
+        harness.tickAndDeliver()
+        return harness
     }
 
     /// Ticks and answers every batch with 200; returns the tick's effects.
@@ -73,6 +125,11 @@ struct WatcherHarness {
 
     func card(_ device: DeviceID = .legacy) -> FleetCard? { watcher.boxes[device]?.record.card }
     func record(_ device: DeviceID = .legacy) -> DeviceRecord? { watcher.boxes[device]?.record }
+}
+
+/// The id APNs would give the `n`th channel (base64, as APNs' ids are).
+func channelID(_ n: Int) -> BroadcastChannelID {
+    try! BroadcastChannelID(Data("channel-\(n)".utf8).base64EncodedString())
 }
 
 /// A hex token made of one repeated character, 64 long.

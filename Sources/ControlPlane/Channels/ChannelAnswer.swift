@@ -6,19 +6,28 @@ import FleetCore
 public struct ChannelAnswer: Hashable, Sendable {
     /// The HTTP status: 201 created, 204 deleted, 200 published; 0 when no answer came.
     public var status: Int
-    /// APNs' `reason` (`CannotCreateChannelConfig`, `ChannelNotRegistered`, ...) or the transport's error.
-    public var reason: String?
+    /// APNs' `reason` (`CannotCreateChannelConfig`, `ChannelNotRegistered`, ...), typed.
+    public var reason: APNsReason?
+    /// Why no answer came (the transport's error), when status is 0.
+    public var failure: String?
     /// For a create: the `apns-channel-id` APNs made.
     public var channelId: BroadcastChannelID?
     /// How long the request took, in milliseconds.
     public var milliseconds: Double
 
-    public init(status: Int, reason: String? = nil, channelId: BroadcastChannelID? = nil, milliseconds: Double = 0) {
+    public init(
+        status: Int, reason: APNsReason? = nil, failure: String? = nil, channelId: BroadcastChannelID? = nil,
+        milliseconds: Double = 0
+    ) {
         self.status = status
         self.reason = reason
+        self.failure = failure
         self.channelId = channelId
         self.milliseconds = milliseconds
     }
+
+    /// What the log's `reason` field says: APNs' reason, or the transport's failure.
+    public var reasonText: String? { reason?.rawValue ?? failure }
 
     /// A channel was made and APNs named it.
     public var isCreated: Bool { status == 201 && channelId != nil }
@@ -32,12 +41,12 @@ public struct ChannelAnswer: Hashable, Sendable {
 
     /// APNs does not know the channel (deleted, another environment, capability turned off).
     public var isChannelUnknown: Bool {
-        status == 400 && (reason == "ChannelNotRegistered" || reason == "BadChannelId")
+        status == 400 && (reason == .channelNotRegistered || reason == .badChannelID)
     }
 
     /// A failure retrying cannot fix: the app's channel limit, or broadcast not enabled for the app.
     public var isCreationHopeless: Bool {
-        status == 400 && (reason == "CannotCreateChannelConfig" || reason == "FeatureNotEnabled")
+        status == 400 && (reason == .cannotCreateChannelConfig || reason == .featureNotEnabled)
     }
 }
 
@@ -53,5 +62,5 @@ public enum ChannelRequest: Hashable, Sendable {
 
 extension ChannelAnswer {
     /// The answer as decision-log lines record it.
-    var logged: LoggedAnswer { LoggedAnswer(status: status, reason: reason, milliseconds: milliseconds) }
+    var logged: LoggedAnswer { LoggedAnswer(status: status, reason: reasonText, milliseconds: milliseconds) }
 }

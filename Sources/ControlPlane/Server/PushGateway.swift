@@ -19,11 +19,11 @@ extension PushGateway {
     /// A gateway without channel support answers every publish with a failure (status 0) that names it,
     /// so a channel device logs `channel-failed` and falls back to token mode instead of going silent.
     public func publish(_ batch: PushBatch) async -> ChannelAnswer {
-        ChannelAnswer(status: 0, reason: "this push gateway cannot publish to broadcast channels")
+        ChannelAnswer(status: 0, failure: "this push gateway cannot publish to broadcast channels")
     }
 
     public func perform(_ request: ChannelRequest) async -> ChannelAnswer {
-        ChannelAnswer(status: 0, reason: "this push gateway cannot manage broadcast channels")
+        ChannelAnswer(status: 0, failure: "this push gateway cannot manage broadcast channels")
     }
 }
 

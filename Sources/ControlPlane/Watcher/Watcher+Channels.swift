@@ -117,7 +117,7 @@ extension Watcher {
             if answer.isCreationHopeless || box.record.channel.failures >= policy.channelAttempts {
                 // At the limit (or broadcast off, or APNs failing again and again) the device runs in token
                 // mode: it still gets a card, updated through its update token, as on iOS 17.
-                let reason = answer.reason ?? "status \(answer.status)"
+                let reason = answer.reasonText ?? "status \(answer.status)"
                 box.record.channel.fallbackReason = reason
                 box.record.channel.retryAt = nil
                 extra[.fallback] = .string(CardMode.token.rawValue)

@@ -13,7 +13,7 @@ extension Watcher {
         var effects: [WatcherEffect] = []
         let isDelivered: Bool
         if let channel = batch.channel {
-            let answer = receipt.broadcast ?? ChannelAnswer(status: 0, reason: "no answer to the broadcast")
+            let answer = receipt.broadcast ?? ChannelAnswer(status: 0, failure: "no answer to the broadcast")
             effects.append(.log(Self.broadcastLine(answer, action: batch.action, channel: channel, deviceId: deviceId, now: now)))
             isDelivered = answer.isPublished
             if answer.isChannelUnknown {

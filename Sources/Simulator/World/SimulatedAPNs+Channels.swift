@@ -18,9 +18,9 @@ extension Simulation {
         after(latency) { simulation in
             let answer: ChannelAnswer
             if failsTransiently {
-                answer = ChannelAnswer(status: 503, reason: "ServiceUnavailable", milliseconds: latency * 1000)
+                answer = ChannelAnswer(status: 503, reason: .serviceUnavailable, milliseconds: latency * 1000)
             } else if simulation.apns.channels.count >= simulation.environment.channelLimit {
-                answer = ChannelAnswer(status: 400, reason: "CannotCreateChannelConfig", milliseconds: latency * 1000)
+                answer = ChannelAnswer(status: 400, reason: .cannotCreateChannelConfig, milliseconds: latency * 1000)
             } else {
                 let id = Base64.encode(idBytes)
                 simulation.apns.channelCreated(id, policy: policy.rawValue)
@@ -40,11 +40,11 @@ extension Simulation {
         after(latency) { simulation in
             let answer: ChannelAnswer
             if failsTransiently {
-                answer = ChannelAnswer(status: 503, reason: "ServiceUnavailable", milliseconds: latency * 1000)
+                answer = ChannelAnswer(status: 503, reason: .serviceUnavailable, milliseconds: latency * 1000)
             } else if simulation.apns.channelDeleted(channel.id.rawValue) {
                 answer = ChannelAnswer(status: 204, milliseconds: latency * 1000)
             } else {
-                answer = ChannelAnswer(status: 400, reason: "ChannelNotRegistered", milliseconds: latency * 1000)
+                answer = ChannelAnswer(status: 400, reason: .channelNotRegistered, milliseconds: latency * 1000)
             }
             simulation.note("apns: delete channel \(channel.shortId) answered \(answer.status)")
             answered(answer, simulation)
@@ -72,12 +72,12 @@ extension Simulation {
 
     private func broadcast(_ batch: PushBatch, on id: String, failsTransiently: Bool, latency: Double) -> ChannelAnswer {
         let milliseconds = latency * 1000
-        if failsTransiently { return ChannelAnswer(status: 503, reason: "ServiceUnavailable", milliseconds: milliseconds) }
+        if failsTransiently { return ChannelAnswer(status: 503, reason: .serviceUnavailable, milliseconds: milliseconds) }
         guard apns.channelExists(id) else {
-            return ChannelAnswer(status: 400, reason: "ChannelNotRegistered", milliseconds: milliseconds)
+            return ChannelAnswer(status: 400, reason: .channelNotRegistered, milliseconds: milliseconds)
         }
         guard apns.notePublish(on: id, at: now, limitPerMinute: environment.broadcastsPerChannelPerMinute) else {
-            return ChannelAnswer(status: 429, reason: "TooManyRequests", milliseconds: milliseconds)
+            return ChannelAnswer(status: 429, reason: .tooManyRequests, milliseconds: milliseconds)
         }
         let push = IncomingPush.broadcast(channel: id, Self.livePush(batch))
         let priority = priority(of: batch)
