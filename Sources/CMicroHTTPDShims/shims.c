@@ -15,8 +15,9 @@ struct MHD_Daemon *lfg_mhd_start(unsigned int flags, const char *bind_address, u
                                  MHD_AccessHandlerCallback handler, void *handler_context,
                                  MHD_RequestCompletedCallback completed, void *completed_context,
                                  unsigned int thread_pool_size, unsigned int connection_limit,
-                                 unsigned int connection_timeout_seconds) {
-    struct MHD_OptionItem options[10];
+                                 unsigned int connection_timeout_seconds, MHD_NotifyConnectionCallback notify,
+                                 void *notify_context, unsigned int listen_backlog) {
+    struct MHD_OptionItem options[12];
     int count = 0;
     struct sockaddr_in address; /* read only while MHD_start_daemon binds */
     memset(&address, 0, sizeof address);
@@ -38,6 +39,12 @@ struct MHD_Daemon *lfg_mhd_start(unsigned int flags, const char *bind_address, u
     }
     if (connection_timeout_seconds) {
         options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds, NULL};
+    }
+    if (notify) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, notify_context};
+    }
+    if (listen_backlog) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_BACKLOG_SIZE, listen_backlog, NULL};
     }
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context, MHD_OPTION_ARRAY, options,
@@ -64,4 +71,9 @@ int lfg_mhd_peer_address(struct MHD_Connection *connection, char *buffer, size_t
         return inet_ntop(AF_INET6, &v6->sin6_addr, buffer, (socklen_t)length) != NULL;
     }
     return 0;
+}
+
+int lfg_mhd_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
 }

@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+internal import CMicroHTTPDShims
 
 /// libmicrohttpd's access handler: forwards to the `ServerCore` behind `context`.
 func accessHandler(
@@ -19,9 +20,29 @@ func requestCompleted(
     _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ contextSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode
 ) {
+    if let context, let connection {
+        Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().connections.requestFinished(connection)
+    }
     guard let contextSlot, let raw = contextSlot.pointee else { return }
     let context = Unmanaged<RequestContext>.fromOpaque(raw)
     context.takeUnretainedValue().markCompleted()
     context.release()
     contextSlot.pointee = nil
+}
+
+/// libmicrohttpd's connection callback: a connection opened (admitted, or answered 503 over a cap) or closed.
+func connectionNotified(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode
+) {
+    guard let context, let connection else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        _ = core.connections.opened(
+            connection, socket: lfg_mhd_connection_socket(connection),
+            peer: ConnectionValues.peerAddress(of: connection) ?? "unknown")
+    case .CONNECTION_NOTIFY_CLOSED:
+        core.connections.closed(connection)
+    }
 }

@@ -51,10 +51,16 @@ public final class HTTPServer: Sendable {
             guard case .created = lifecycle else { throw .alreadyStarted }
             let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_TURBO.rawValue
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            let corePointer = Unmanaged.passUnretained(core).toOpaque()
+            // libmicrohttpd's own cap sits above ours, so a connection over our cap is still accepted
+            // and answered 503 at once instead of waiting unanswered in the listen queue.
+            let hardLimit = configuration.connectionLimit + Self.refusalHeadroom
+            FileLimit.raise(toAtLeast: UInt(hardLimit) + 256)
             let daemon = lfg_mhd_start(
                 flags, configuration.bindAddress, configuration.port,
-                accessHandler, Unmanaged.passUnretained(core).toOpaque(), requestCompleted, nil,
-                configuration.threadPoolSize, configuration.connectionLimit, configuration.connectionTimeoutSeconds)
+                accessHandler, corePointer, requestCompleted, corePointer,
+                configuration.threadPoolSize, hardLimit, configuration.connectionTimeoutSeconds,
+                connectionNotified, corePointer, 1_024)
             guard let daemon else {
                 throw .couldNotListen(address: configuration.bindAddress, port: configuration.port)
             }
@@ -78,6 +84,7 @@ public final class HTTPServer: Sendable {
         guard port != nil else { throw .notStarted }
         let core = core
         await withDiscardingTaskGroup { group in
+            group.addTask { await core.closeOverdueHeaders() }
             for await submission in core.admission.submissions {
                 group.addTask { await core.serve(submission) }
             }
@@ -86,6 +93,15 @@ public final class HTTPServer: Sendable {
             group.cancelAll()
         }
         stopDaemon()
+    }
+
+    /// Connections libmicrohttpd accepts beyond `connectionLimit`, only to answer them 503.
+    static let refusalHeadroom: UInt32 = 512
+
+    /// How many connections are open, were refused over a cap, and were closed for slow headers.
+    public var connectionCounts: (open: Int, refused: Int, expired: Int) {
+        let counts = core.connections.counts
+        return (counts.open, counts.refused, counts.expired)
     }
 
     /// Stops listening. Only call when no request is in flight (after `run()` returned, or if it never ran).

@@ -11,8 +11,13 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var connectionTimeoutSeconds: UInt32
     /// Threads serving sockets (libmicrohttpd's epoll pool); handlers themselves run on Swift tasks.
     public var threadPoolSize: UInt32
-    /// At most this many connections at once; further ones are refused by the listener.
+    /// At most this many connections at once; one more is answered 503 (the contract's error body) at once.
     public var connectionLimit: UInt32
+    /// At most this many connections from one peer address at once; one more is answered 503.
+    public var perClientConnectionLimit: UInt32
+    /// A request's headers must be complete this long after its connection opened (or its previous
+    /// request finished); past it the connection is closed (a client sending a byte now and then holds nothing).
+    public var headerDeadline: Duration
     /// A streaming response whose reader falls this many bytes behind is ended (the slow reader is
     /// dropped) instead of buffering without limit.
     public var maxStreamBufferBytes: Int
@@ -22,9 +27,12 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
 
     public init(
         bindAddress: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = contractMaxBodyBytes,
-        connectionTimeoutSeconds: UInt32 = 60, threadPoolSize: UInt32 = 2, connectionLimit: UInt32 = 1_000,
+        connectionTimeoutSeconds: UInt32 = 60, threadPoolSize: UInt32 = 2, connectionLimit: UInt32 = 4_096,
+        perClientConnectionLimit: UInt32 = 512, headerDeadline: Duration = .seconds(10),
         maxStreamBufferBytes: Int = 1024 * 1024
     ) {
+        self.perClientConnectionLimit = perClientConnectionLimit
+        self.headerDeadline = headerDeadline
         self.maxStreamBufferBytes = maxStreamBufferBytes
         self.bindAddress = bindAddress
         self.port = port

@@ -9,11 +9,24 @@ final class ServerCore: Sendable {
     let configuration: HTTPServerConfiguration
     let handler: any HTTPHandler
     let admission = Admission()
+    let connections: ConnectionGuard
 
     init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) {
         self.configuration = configuration
         self.handler = handler
+        connections = ConnectionGuard(limits: .init(
+            total: Int(configuration.connectionLimit), perClient: Int(configuration.perClientConnectionLimit),
+            headerDeadline: configuration.headerDeadline))
     }
+
+    /// Closes connections whose headers are overdue, checking a few times per deadline, until cancelled.
+    func closeOverdueHeaders() async {
+        let interval = min(.seconds(1), configuration.headerDeadline / 4)
+        while (try? await Task.sleep(for: interval)) != nil { connections.shutOverdue() }
+    }
+
+    /// The longest request target accepted; a longer one is answered 414 with the contract's error body.
+    static let maxURLBytes = 8 * 1024
 
     /// One access-handler call (see libmicrohttpd's `MHD_AccessHandlerCallback`): the first call per
     /// request sees only headers, then body slices arrive, then a final call with no data.
@@ -22,8 +35,13 @@ final class ServerCore: Sendable {
         uploadSize: UnsafeMutablePointer<Int>, contextSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let raw = contextSlot.pointee else {
+            connections.headersArrived(connection)
             let context = RequestContext(method: method, rawPath: url, connection: connection)
             contextSlot.pointee = Unmanaged.passRetained(context).toOpaque()
+            if let refusal = Self.refusal(url: url, connection: connection) {
+                _ = context.exchange(.answered)
+                return Self.queue(refusal, stream: nil, on: connection)
+            }
             // Refuse a declared oversize body before reading it; the handler never sees it.
             if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
                 let length = Int(String(cString: declared)), length > configuration.maxBodyBytes
@@ -63,6 +81,18 @@ final class ServerCore: Sendable {
             _ = context.exchange(.answered)
             return .YES
         }
+    }
+
+    /// The answer to a request refused on its headers alone, so libmicrohttpd's own HTML answers never
+    /// come into play: a chunked body (whose framing libmicrohttpd would judge) and an over-long URL.
+    static func refusal(url: String, connection: OpaquePointer) -> HTTPResponse? {
+        if url.utf8.count > maxURLBytes {
+            return .error(414, "the URL is over \(maxURLBytes) bytes; send a shorter one")
+        }
+        if MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil {
+            return .error(411, "chunked request bodies are not accepted; send the body with Content-Length")
+        }
+        return nil
     }
 
     /// Runs the handler for one suspended request, resumes the connection with its answer, and for a

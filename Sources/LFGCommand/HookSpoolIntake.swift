@@ -16,6 +16,17 @@ enum HookSpoolIntake {
     }
 }
 
+extension HookSpoolIntake {
+    /// One line about an intake that left something behind or dropped something, nil when it took
+    /// everything (or there was nothing): a report left pending is never silent.
+    static func summary(_ result: SpoolDrainer.Result) -> String? {
+        guard result.remaining > 0 || result.rejected > 0 else { return nil }
+        let reason = result.stoppedBecause.map { " (\($0))" } ?? ""
+        return "took \(result.delivered) hook report(s) recorded while it was down, refused \(result.rejected) for good, "
+            + "\(result.remaining) still pending\(reason); `lfg hooks drain` delivers them"
+    }
+}
+
 /// A ``ReportDelivery`` that puts reports into the service directly instead of over HTTP.
 struct ServiceReportDelivery: ReportDelivery {
     let service: ControlPlaneService

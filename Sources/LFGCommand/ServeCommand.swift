@@ -108,7 +108,8 @@ struct ServeParts: Sendable {
             recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
         try await service.start()
         // Reports `lfg hook` could not deliver while the server was down, in order, before new ones.
-        _ = await HookSpoolIntake.drain(home: home, into: service)
+        let intake = await HookSpoolIntake.drain(home: home, into: service)
+        if let line = HookSpoolIntake.summary(intake) { context.writeError("lfg serve: \(line)\n") }
 
         let loginCode = Authenticator.makeSecret()
         // The web dashboard: authorized requests outside /api/ (the page, its assets, its snapshot).

@@ -1,3 +1,4 @@
+@testable import LFGCommand
 import LFGCommandTesting
 import FleetCore
 import Foundation
@@ -106,5 +107,15 @@ struct EndToEndTests {
         }
         #expect(store.reports.map(\.seq) == [1, 2, 3])
         #expect(HookFiles(home: folder.url).inbox.sessionKeys().isEmpty)
+    }
+
+    @Test("lfg serve's intake says what it left pending or dropped, and nothing when it took everything")
+    func intakeSummary() {
+        var result = SpoolDrainer.Result()
+        result.delivered = 4
+        #expect(HookSpoolIntake.summary(result) == nil)
+        result.remaining = 2
+        result.stoppedBecause = .outOfTime
+        #expect(HookSpoolIntake.summary(result) == "took 4 hook report(s) recorded while it was down, refused 0 for good, 2 still pending (out of time); `lfg hooks drain` delivers them")
     }
 }

@@ -12,7 +12,11 @@ struct MHD_Daemon *lfg_mhd_start(unsigned int flags, const char *bind_address, u
                                  MHD_AccessHandlerCallback handler, void *handler_context,
                                  MHD_RequestCompletedCallback completed, void *completed_context,
                                  unsigned int thread_pool_size, unsigned int connection_limit,
-                                 unsigned int connection_timeout_seconds);
+                                 unsigned int connection_timeout_seconds, MHD_NotifyConnectionCallback notify,
+                                 void *notify_context, unsigned int listen_backlog);
+
+/// The connection's socket, or -1.
+int lfg_mhd_connection_socket(struct MHD_Connection *connection);
 
 /// The port the daemon actually listens on (useful after binding port 0), or 0.
 uint16_t lfg_mhd_bound_port(struct MHD_Daemon *daemon);

@@ -94,12 +94,13 @@ public struct APNsPushGateway: PushGateway {
                 payload, token: try DeviceToken(hex: target.hex), environment: target.env, bundleID: bundleID,
                 priority: priority)
         } catch {
-            return TokenResult(target: target, status: 0, reason: "not sent: \(error)")
+            // Refused before it left: no retry can succeed until the request changes.
+            return TokenResult(target: target, status: 0, reason: "not sent: \(error)", remedy: .fixRequest)
         }
         let response = await sender.send(request)
         return TokenResult(
             target: target, status: response.status,
             reason: response.reason?.rawValue ?? response.failure?.description, apnsId: response.apnsID,
-            milliseconds: response.latencyMilliseconds)
+            milliseconds: response.latencyMilliseconds, remedy: .some(response.remedy))
     }
 }

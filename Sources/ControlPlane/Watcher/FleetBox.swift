@@ -144,6 +144,8 @@ public struct FleetBox: Hashable, Sendable {
     public var lastPushAt: UnixTime?
     /// When each recent priority-10 push was decided (the hourly budget, ``PushBudget``).
     public var immediateSent: [UnixTime] = []
+    /// Tokens APNs refused for a passing reason, and until when they are left alone (``RetryBackoff``).
+    public var backoff: [PushTarget: TokenBackoff] = [:]
 
     public init(record: DeviceRecord = DeviceRecord()) { self.record = record }
 }

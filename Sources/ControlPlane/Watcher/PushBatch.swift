@@ -71,21 +71,34 @@ public struct TokenResult: Hashable, Sendable {
     public var apnsId: String?
     /// How long the send took, in milliseconds.
     public var milliseconds: Double
+    /// What to do about the answer, as APNs' reason table says (nil when accepted): the typed outcome the
+    /// watcher acts on, instead of re-reading a status and a string.
+    public var remedy: PushRemedy?
+    /// APNs' `retry-after`-style hint, in seconds, when the answer carried one.
+    public var retryAfter: Double?
 
-    public init(target: PushTarget, status: Int, reason: String? = nil, apnsId: String? = nil, milliseconds: Double = 0)
-    {
+    /// - Parameter remedy: the transport's classification; by default derived from `status` and `reason`
+    ///   with the same classifier (``PushRemedy/init(status:reason:failure:)``), status 0 being a
+    ///   transport failure (`reconnect`).
+    public init(
+        target: PushTarget, status: Int, reason: String? = nil, apnsId: String? = nil, milliseconds: Double = 0,
+        remedy: PushRemedy?? = nil, retryAfter: Double? = nil
+    ) {
         self.target = target
         self.status = status
         self.reason = reason
         self.apnsId = apnsId
         self.milliseconds = milliseconds
+        self.remedy = remedy
+            ?? (status == 0 ? .reconnect : PushRemedy(status: status, reason: reason.map(APNsReason.init(rawValue:)), failure: nil))
+        self.retryAfter = retryAfter
     }
 
     /// APNs accepted it. Never proof that a card updated: a dead Live Activity token answers 200 too.
     public var isAccepted: Bool { status == 200 }
 
-    /// The token is gone for good (410, or 400 `BadDeviceToken`): prune it.
-    public var isTokenDead: Bool { status == 410 || (status == 400 && reason == "BadDeviceToken") }
+    /// The token is gone for good (410 `Unregistered` / `ExpiredToken`, 400 `BadDeviceToken`): prune it.
+    public var isTokenDead: Bool { remedy == .dropToken }
 }
 
 /// Every token's answer to one batch, or for a broadcast, APNs' one answer to the publish.

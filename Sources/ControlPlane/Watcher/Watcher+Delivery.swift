@@ -46,6 +46,7 @@ extension Watcher {
         var effects: [WatcherEffect] = []
         for result in receipt.results {
             effects.append(.log(Self.sendLine(result, action: batch.action, deviceId: receipt.deviceId, now: now)))
+            noteAnswer(result, in: &box, now: now)
             guard result.isTokenDead else { continue }
             box.record.retiringCard?.updateTargets.removeAll { $0 == result.target }
             if box.record.tokens.prune(result.target) {

@@ -13,7 +13,13 @@ extension Watcher {
         _ action: PushAction, content: ContentState, box: inout FleetBox, deviceId: DeviceID, now: UnixTime,
         purpose: PushPurpose = .card, startChannel: DeviceChannel? = nil
     ) -> [WatcherEffect] {
-        let route = self.route(action, box: box, purpose: purpose, startChannel: startChannel)
+        var route = self.route(action, box: box, purpose: purpose, startChannel: startChannel)
+        // Tokens APNs refused for a passing reason wait out their back-off: never a re-send every tick.
+        // A start goes to the tokens that are ready (one acceptance is enough); an update or end waits
+        // for all of them, or the waiting token's card would miss content nobody re-sends.
+        let ready = route.targets.filter { !box.isBackingOff($0, now: now) }
+        if ready.count < route.targets.count, action != .start || ready.isEmpty { return [] }
+        route.targets = ready
         guard route.channel != nil || !route.targets.isEmpty else {
             guard box.noTokensLogged != action else { return [] }
             box.noTokensLogged = action

@@ -20,6 +20,8 @@ public struct Watcher: Sendable {
     public let startHold: StartHold
     /// Staleness, renewal, token ageing, the priority budget and channel retries.
     public let policy: CardPolicy
+    /// How long a token APNs refused (not as dead) is left alone.
+    public let backoff: RetryBackoff
     /// Every device's fleet box.
     public internal(set) var boxes: [DeviceID: FleetBox] = [:]
     /// The sticky `since` baselines of every active session, server-wide (a session's state history is
@@ -35,10 +37,14 @@ public struct Watcher: Sendable {
     /// Deletions asked and not answered yet, and when a failed one may be tried again.
     var channelDeletions: [BroadcastChannelID: ChannelDeletion] = [:]
 
-    public init(guards: GuardSet = .all, startHold: StartHold = StartHold(), policy: CardPolicy = CardPolicy()) {
+    public init(
+        guards: GuardSet = .all, startHold: StartHold = StartHold(), policy: CardPolicy = CardPolicy(),
+        backoff: RetryBackoff = RetryBackoff()
+    ) {
         self.guards = guards
         self.startHold = startHold
         self.policy = policy
+        self.backoff = backoff
     }
 
     /// Applies one event; returns what the driver must do, in order.
