@@ -5,6 +5,7 @@ public enum LFG {
     /// Every subcommand, in the order `lfg --help` lists them.
     public static let commands: [any Command.Type] = [
         ServeCommand.self,
+        LoginLinkCommand.self,
         ReduceCommand.self,
         DiagnoseCommand.self,
         SimulateCommand.self,

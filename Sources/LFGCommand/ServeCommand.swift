@@ -54,7 +54,7 @@ public struct ServeCommand: Command {
         let url = "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(parts.port)"
         context.write("""
             lfg serve: listening on \(url) (data in \(config.home))
-              dashboard login (one time): \(url)/login?code=\(parts.loginCode)
+              dashboard login (one time, 15 min; lfg login-link makes more): \(url)/login?code=\(parts.loginCode)
               live activities: \(parts.gateReason.map { "silent: \($0)" } ?? "pushing")
 
             """)
@@ -115,7 +115,8 @@ struct ServeParts: Sendable {
         // The web dashboard: authorized requests outside /api/ (the page, its assets, its snapshot).
         let dashboard = DashboardRoutes(source: service, now: WallClock.system.now)
         let router = APIRouter(
-            service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard)
+            service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard,
+            signInPage: SignInPage())
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(bindAddress: bind, port: UInt16(port)), handler: router)
         let boundPort: Int

@@ -1,3 +1,4 @@
+import ControlPlane
 import FleetCore
 import Simulator
 
@@ -6,7 +7,8 @@ public struct SimulateCommand: Command {
     public static let name = "simulate"
     public static let summary = "run the deterministic lifecycle simulator"
     public static let usage = """
-        Usage: lfg simulate [--scenario NAME|all] [--seed N] [--ios 17|18] [--without GUARD]... [--json] [--trace]
+        Usage: lfg simulate [--scenario NAME|all] [--seed N] [--ios 17|18] [--stale-after S] [--without GUARD]...
+                           [--json] [--trace]
                lfg simulate --list-scenarios | --list-guards | --prove-guards [--seed N]
 
         Replays the seed's situations (A-G), several devices, the idle phone and a day in virtual time,
@@ -15,6 +17,7 @@ public struct SimulateCommand: Command {
           --scenario NAME   one scenario, or all (default)
           --seed N          the random seed (default \(defaultSeed))
           --ios 17|18       the phones' iOS (default 18: broadcast channels where the design uses them)
+          --stale-after S   the servers' LFG_STALE_AFTER_S (default \(Int(CardPolicy.defaultStaleAfterSeconds)))
           --json            one JSON object instead of the report
           --trace           also print every step (pushes, cards, registrations, decisions)
           --prove-guards    for each guard, its scenario's figures with every guard on and without it
@@ -29,6 +32,7 @@ public struct SimulateCommand: Command {
     let scenarios: [String]
     let seed: UInt64
     let ios: IOSVersion
+    let staleAfter: Double?
     let without: Set<Guard>
     let isJSON: Bool
     let isTracing: Bool
@@ -64,6 +68,14 @@ public struct SimulateCommand: Command {
         } else {
             ios = .ios18
         }
+        if let text = try arguments.value("--stale-after") {
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                throw UsageError("--stale-after takes a number of seconds above 0, not '\(text)'")
+            }
+            staleAfter = seconds
+        } else {
+            staleAfter = nil
+        }
         var without: Set<Guard> = []
         for name in try arguments.values("--without") {
             guard let found = Guard(rawValue: name) else {
@@ -90,7 +102,8 @@ public struct SimulateCommand: Command {
             context.write(GuardProof.table(seed: seed) + "\n")
         case .run:
             let chosen = scenarios.compactMap(Scenario.named)
-            let report = SimulationReport.run(chosen, seed: seed, ios: ios, without: without, tracing: isTracing)
+            let report = SimulationReport.run(
+                chosen, seed: seed, ios: ios, without: without, tracing: isTracing, staleAfter: staleAfter)
             if isTracing {
                 for result in report.scenarios {
                     context.write("== \(result.name)\n" + (result.trace ?? []).joined(separator: "\n") + "\n")

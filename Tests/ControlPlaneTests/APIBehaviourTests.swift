@@ -86,15 +86,16 @@ import Testing
         #expect(harness.log.all.last?.event == .clientEnded)
     }
 
-    @Test("The login URL sets the auth cookie once; the cookie then authorizes")
+    @Test("The login URL sets a session cookie once; the cookie then authorizes")
     func login() async throws {
         let harness = try await ServiceHarness(loginCode: "secret-code")
         let first = await harness.call("GET", "/login", token: nil, query: ["code": "secret-code"])
         #expect(first.status == 303)
         let cookie = try #require(first.response.header("Set-Cookie"))
-        #expect(cookie.hasPrefix("lfg_auth=\(ServiceHarness.token);"))
+        #expect(cookie.hasPrefix("lfg_session="))
+        let session = String(try #require(cookie.split(separator: ";").first))
         #expect(await harness.call("GET", "/login", token: nil, query: ["code": "secret-code"]).status == 401)
-        let withCookie = await harness.call("GET", "/api/sessions", token: nil, headers: ["Cookie": "x=1; lfg_auth=\(ServiceHarness.token)"])
+        let withCookie = await harness.call("GET", "/api/sessions", token: nil, headers: ["Cookie": "x=1; \(session)"])
         #expect(withCookie.status == 200)
     }
 

@@ -57,12 +57,13 @@ final class ServeProcess: Sendable {
         return serve
     }
 
-    /// Runs `lfg serve --port port` expecting it to refuse to start; returns its exit status and output.
-    /// A server that starts anyway is killed after 20 s (a safety net, so the test fails instead of hanging).
-    static func runExpectingRefusal(port: Int, environment: [String: String]) throws -> (status: Int32, output: String) {
+    /// Runs `lfg arguments...` to its exit (a command that ends by itself, or a server expected to refuse to
+    /// start); returns its exit status and output. One still running after 20 s is killed (a safety net, so
+    /// the test fails instead of hanging).
+    static func runToExit(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--port", "\(port)"]
+        process.arguments = arguments
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe

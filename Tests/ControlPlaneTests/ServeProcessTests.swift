@@ -1,6 +1,7 @@
 import ControlPlane
 import ES256OpenSSL
 import Foundation
+import HTTPClient
 import Testing
 
 /// `lfg serve` as a real child process with a temporary LFG_HOME and a local APNs stand-in.
@@ -79,7 +80,7 @@ import Testing
         _ = try await first.call("PUT", "/api/sessions/s1", #"{"title":"Build"}"#, token: Self.token)
 
         // Even on another port, a second server on the same home would answer from its own memory.
-        let second = try ServeProcess.runExpectingRefusal(port: freePort(), environment: environment)
+        let second = try ServeProcess.runToExit(["serve", "--port", "\(freePort())"], environment: environment)
         #expect(second.status != 0)
         #expect(second.output.contains("another lfg serve is running on \(home)"), "\(second.output)")
 
@@ -89,6 +90,24 @@ import Testing
         #expect(third.printed.contains("live activities: pushing"))
         let (_, sessions) = try await third.call("GET", "/api/sessions", token: Self.token)
         #expect((sessions["sessions"] as? [[String: Any]])?.map { $0["sid"] as? String } == ["s1"])
+    }
+
+    @Test("lfg login-link asks the running server for a fresh one-time login URL, without a restart",
+          .timeLimit(.minutes(1)))
+    func loginLinkWithoutRestart() async throws {
+        let home = try makeTemporaryDirectory()
+        let port = freePort()
+        let environment = ["LFG_HOME": home, "LFG_AUTH_TOKEN": Self.token, "LFG_TICK_MS": "50"]
+        let server = try await ServeProcess.start(port: port, environment: environment)
+        defer { server.stop(SIGTERM) }
+        let link = try ServeProcess.runToExit(["login-link", "--port", "\(port)"], environment: environment)
+        #expect(link.status == 0, "\(link.output)")
+        let url = link.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(url.hasPrefix("http://127.0.0.1:\(port)/login?code="))
+        let first = try await HTTPClient().send(HTTPClientRequest(url: url))
+        #expect(first.status == 303)
+        #expect(first.headers.contains { $0.name.lowercased() == "set-cookie" && $0.value.hasPrefix("lfg_session=") })
+        #expect(try await HTTPClient().send(HTTPClientRequest(url: url)).status == 401)
     }
 
     @Test("Data files are 0600, existing ones too, and a home readable by others is warned about",

@@ -58,6 +58,7 @@ struct ServiceHarness {
     ) async -> Reply {
         var allHeaders = headers
         if let token { allHeaders["Authorization"] = "Bearer \(token)" }
+        if let body, !body.isEmpty, allHeaders["Content-Type"] == nil { allHeaders["Content-Type"] = "application/json" }
         let request = HTTPRequest(
             method: method, path: path, query: query, headers: allHeaders, body: Data((body ?? "").utf8))
         let response = await router.respond(to: request)

@@ -47,6 +47,26 @@ import Testing
             to: HTTPRequest(method: "GET", path: "/dashboard/snapshot", headers: ["Authorization": "Bearer secret"]))
         #expect(authorized.status == 200)
     }
+
+    @Test("Without a session, / is the sign-in page (never fleet data), and the API still answers 401")
+    func signInPageWithoutSession() async throws {
+        let service = ControlPlaneService(
+            .init(store: InMemoryStore(), gateway: UnusedGateway(), decisionLog: InMemoryDecisionLog()))
+        let router = APIRouter(
+            service: service, authenticator: Authenticator(token: "secret", loginCode: nil),
+            dashboard: DashboardRoutes(source: service, now: { FixedSource.now }), signInPage: SignInPage())
+        let page = await router.respond(to: HTTPRequest(method: "GET", path: "/"))
+        #expect(page.status == 200)
+        let html = String(decoding: page.bodyData ?? Data(), as: UTF8.self)
+        #expect(html.contains("lfg login-link") && html.contains("auth-token"))
+        #expect(await router.respond(to: HTTPRequest(method: "GET", path: "/signin.js")).status == 200)
+        #expect(await router.respond(to: HTTPRequest(method: "GET", path: "/dashboard/snapshot")).status == 401)
+        #expect(await router.respond(to: HTTPRequest(method: "GET", path: "/api/sessions")).status == 401)
+        let signIn = await router.respond(to: HTTPRequest(
+            method: "POST", path: "/login", headers: ["Content-Type": "application/json"], body: Data(#"{"token":"secret"}"#.utf8)))
+        #expect(signIn.status == 200)
+        #expect(signIn.headers.contains { $0.name == "Set-Cookie" && $0.value.hasPrefix("lfg_session=") })
+    }
 }
 
 /// A gateway no test here expects to be called: it fails the test if it is.

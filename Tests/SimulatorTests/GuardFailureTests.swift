@@ -122,6 +122,42 @@ import Testing
         #expect(off.metrics.timeToCorrectP99 > on.metrics.timeToCorrectP99 + 100)
     }
 
+    @Test("Without broadcast-channels the idle iOS 18 phone is back in token mode: frozen cards, wrong most of the time")
+    func broadcastChannels() throws {
+        let (on, off) = try proof(.broadcastChannels)
+        #expect(on.metrics.frozenSeconds == 0)
+        #expect(off.metrics.frozenSeconds > 3600)
+        #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.3)
+    }
+
+    @Test("Without stale-date a card nobody can reach shows yesterday's count as if live")
+    func staleDate() throws {
+        let (on, off) = try proof(.staleDate)
+        #expect(off.metrics.lyingSeconds > 10 * on.metrics.lyingSeconds)
+        #expect(on.metrics.honestFraction > off.metrics.honestFraction + 0.3)
+    }
+
+    @Test("Without renewal iOS ends the card at 8 hours and the lock screen has no card for hours")
+    func renewal() throws {
+        let (on, off) = try proof(.renewal)
+        #expect(on.details.timeliness.longestCardlessActiveSeconds < 10)
+        #expect(off.details.timeliness.longestCardlessActiveSeconds > 3600)
+        #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.3)
+    }
+
+    @Test("Without token-forgetting every update goes to the token of a card that ended long ago")
+    func tokenForgetting() throws {
+        let (on, off) = try proof(.tokenForgetting)
+        #expect(off.metrics.pushes > on.metrics.pushes + 20)
+    }
+
+    @Test("Without priority-budget a flapping agent spends hundreds of priority-10 pushes an hour")
+    func priorityBudget() throws {
+        let (on, off) = try proof(.priorityBudget)
+        #expect(on.details.timeliness.immediatePushesWorstHour <= SimulationEnvironment().immediateBudgetPerHour)
+        #expect(off.details.timeliness.immediatePushesWorstHour > 100)
+    }
+
     /// Runs the guard's proof scenario (``GuardProof``) with every guard on, then without `guard`.
     private func proof(_ guard: Guard) throws -> (on: ScenarioResult, off: ScenarioResult) {
         let proof = try #require(GuardProof.all.first { $0.guard == `guard` })

@@ -59,6 +59,12 @@ public struct ChannelState: Hashable, Sendable, Codable {
 
     /// Every channel this device holds.
     public var channels: [DeviceChannel] { [current, successor].compactMap { $0 } }
+
+    /// Lets go of `channel` (retired, lost, or moved to a retiring card).
+    public mutating func remove(_ channel: DeviceChannel) {
+        if current == channel { current = nil }
+        if successor == channel { successor = nil }
+    }
 }
 
 /// The message-storage policy of every channel the server makes: most recent message stored.

@@ -33,7 +33,8 @@ extension APIRouter {
             },
             Route("PUT", "/api/sessions/{sid}") { request, parameters in
                 await with(SessionReport.self, request) { report throws(ServiceError) in
-                    .json(try await service.putSession(SessionID(parameters[0]), report))
+                    let seq = request.header(ReportSequence.header).flatMap { Int($0) }
+                    return .json(try await service.putSession(SessionID(parameters[0]), report, seq: seq))
                 }
             },
             Route("PATCH", "/api/sessions/{sid}") { request, parameters in

@@ -13,13 +13,20 @@ public struct APIRouter: HTTPHandler {
     let service: ControlPlaneService
     let authenticator: Authenticator
     let dashboard: (any HTTPHandler)?
+    let signInPage: (any HTTPHandler)?
     let routes: [Route]
 
-    /// - Parameter dashboard: answers authorized requests outside `/api/` that no route matched (the web UI).
-    public init(service: ControlPlaneService, authenticator: Authenticator, dashboard: (any HTTPHandler)? = nil) {
+    /// - Parameters:
+    ///   - dashboard: answers authorized requests outside `/api/` that no route matched (the web UI).
+    ///   - signInPage: answers unauthorized `GET`s outside `/api/` (the sign-in page) instead of a 401.
+    public init(
+        service: ControlPlaneService, authenticator: Authenticator, dashboard: (any HTTPHandler)? = nil,
+        signInPage: (any HTTPHandler)? = nil
+    ) {
         self.service = service
         self.authenticator = authenticator
         self.dashboard = dashboard
+        self.signInPage = signInPage
         self.routes = Self.makeRoutes(service)
     }
 
@@ -35,9 +42,17 @@ public struct APIRouter: HTTPHandler {
             return .json(["ok": true])
         }
         if path == ["login"], request.method == "GET" { return authenticator.login(request) }
-        guard authenticator.isAuthorized(request) else {
+        if path == ["login"], request.method == "POST" { return authenticator.signIn(request) }
+        if path == ["logout"], request.method == "POST" { return authenticator.logout(request) }
+        let authorization = authenticator.authorize(request)
+        guard authorization != .none else {
+            if let signInPage, path.first != "api", request.method == "GET" || request.method == "HEAD" {
+                return await signInPage.respond(to: request)
+            }
             return HTTPResponse.error(401, "missing or wrong token; send Authorization: Bearer <token from $LFG_HOME/auth-token>")
         }
+        if let refusal = WriteRule.refusal(request, authorization) { return refusal }
+        if path == ["api", "login-links"] { return loginLink(request, authorization) }
         var allowed: [String] = []
         for route in routes {
             guard let parameters = route.match(path) else { continue }

@@ -13,8 +13,11 @@ extension ControlPlaneService {
 
     /// Replaces a session's report (`PUT`); returns it as listed.
     @discardableResult
-    public func putSession(_ sid: SessionID, _ report: SessionReport) async throws(ServiceError) -> SessionListing {
-        try await changeSession(sid) { (_: SessionReport?) throws(ServiceError) in report }
+    ///
+    /// `seq` is the report's `LFG-Report-Seq`: a report older than the last one taken for the session
+    /// (a resend that arrived late) changes nothing and answers the session as it is.
+    public func putSession(_ sid: SessionID, _ report: SessionReport, seq: Int? = nil) async throws(ServiceError) -> SessionListing {
+        try await changeSession(sid, seq: seq) { (_: SessionReport?) throws(ServiceError) in report }
     }
 
     /// Changes a session's existing report with `patch` (`PATCH`); a 404 when unknown.
@@ -28,23 +31,32 @@ extension ControlPlaneService {
     }
 
     private func changeSession(
-        _ sid: SessionID, _ change: (SessionReport?) throws(ServiceError) -> SessionReport
+        _ sid: SessionID, seq: Int? = nil, _ change: (SessionReport?) throws(ServiceError) -> SessionReport
     ) async throws(ServiceError) -> SessionListing {
         await acquire()
         defer { release() }
+        if let seq, ReportSequence.isStale(seq, after: reportSeqs[sid]), let current = fleet.sessions[sid] {
+            return listing(sid, current)
+        }
         let report = try change(fleet.sessions[sid])
         var book = questions
         let asked = book.promptReported(sid, report.archived ? nil : report.prompt, isSessionGone: report.archived, at: now)
         do { try await dependencies.store.commit([.putSession(sid, report)] + asked.writes) } catch { throw .store(error) }
         fleet.put(sid, report)
+        if let seq { reportSeqs[sid] = seq }
         questions = book
         await carryOut(asked)
-        let listing = SessionListing(sid: sid, report: report, downHosts: fleet.downHosts(at: now))
-        publishSession(sid, listing: listing)  // an archived session leaves the list: a removal event
+        // An archived session leaves the list: a removal event.
+        publishSession(sid, listing: SessionListing(sid: sid, report: report, downHosts: fleet.downHosts(at: now)))
         noteChange()
         noteWidgetChange()
-        // The answer echoes the report even when archived (listed nowhere, so it reads idle).
-        return listing ?? SessionListing(sid: sid, report: report, displayState: .idle)
+        return listing(sid, report)
+    }
+
+    /// `report` as a `PUT` or `PATCH` answers it: as listed now, or, when archived (listed nowhere), idle.
+    private func listing(_ sid: SessionID, _ report: SessionReport) -> SessionListing {
+        SessionListing(sid: sid, report: report, downHosts: fleet.downHosts(at: now))
+            ?? SessionListing(sid: sid, report: report, displayState: .idle)
     }
 
     /// Removes a session at once (`DELETE`); a 404 when unknown.
@@ -56,6 +68,7 @@ extension ControlPlaneService {
         let cancelled = book.promptReported(sid, nil, isSessionGone: true, at: now)
         do { try await dependencies.store.commit([.deleteSession(sid)] + cancelled.writes) } catch { throw .store(error) }
         fleet.remove(sid)
+        reportSeqs[sid] = nil
         questions = book
         await carryOut(cancelled)
         publishSession(sid, listing: nil)

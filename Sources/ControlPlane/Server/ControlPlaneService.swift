@@ -54,6 +54,9 @@ public actor ControlPlaneService {
     let dependencies: Dependencies
     var watcher: Watcher
     var fleet = FleetSnapshot()
+    /// The last `LFG-Report-Seq` taken per session (``ReportSequence``), in memory: after a restart the
+    /// first numbered report is taken whatever its number.
+    var reportSeqs: [SessionID: Int] = [:]
     var gate: PushGate?
     var recentLog: [String] = []
     /// Commits of APNs answers that failed (their pushes are re-decided at the next tick).

@@ -26,10 +26,12 @@ extension Watcher {
 
     /// Per tick: make the channel a device needs, retire the ones no card uses and nobody wants.
     mutating func upkeepChannels(_ box: inout FleetBox, deviceId: DeviceID, now: UnixTime) -> [WatcherEffect] {
-        var effects: [WatcherEffect] = []
         let record = box.record
-        let inUse = Set([record.card?.channel, record.retiringCard?.channel?.id].compactMap { $0 })
         let wanted = wantsChannel(record)
+        // Most devices have no channel and want none: nothing to do, and nothing allocated per tick.
+        guard wanted || record.channel.current != nil || record.channel.successor != nil else { return [] }
+        var effects: [WatcherEffect] = []
+        let inUse = Set([record.card?.channel, record.retiringCard?.channel?.id].compactMap { $0 })
         for channel in record.channel.channels where !inUse.contains(channel.id) {
             let isSpareSuccessor = channel == record.channel.successor && record.card == nil
             if !wanted || channel.env != record.profile.env || isSpareSuccessor {
@@ -57,8 +59,7 @@ extension Watcher {
 
     /// Takes `channel` off the device and queues its deletion.
     mutating func retireChannel(_ channel: DeviceChannel, from box: inout FleetBox, now: UnixTime) -> [WatcherEffect] {
-        if box.record.channel.current == channel { box.record.channel.current = nil }
-        if box.record.channel.successor == channel { box.record.channel.successor = nil }
+        box.record.channel.remove(channel)
         return retire(channel)
     }
 
@@ -162,23 +163,10 @@ extension Watcher {
         var box = box(deviceId)
         defer { boxes[deviceId] = box }
         guard box.record.channel.channels.contains(where: { $0.id == channelId }) else { return [] }
-        var effects: [WatcherEffect] = []
-        if guards.isOn(.adoptOnRegister) {
-            box.generation &+= 1
-            if box.record.card == nil {
-                box.record.card = FleetCard(contentState: nil, startedAt: now, origin: .adopted, channel: channelId)
-                effects.append(.recordHistory(.started(deviceId, at: now, origin: .adopted)))
-            } else {
-                box.record.card?.contentState = nil
-                box.record.card?.channel = channelId
-                effects.append(.recordHistory(.adopted(deviceId, at: now)))
-            }
-            effects.append(.log(.adopted(at: now, deviceId: deviceId, channel: channelId.first8)))
-        }
-        box.record.veto = nil
-        box.record.isVetoLogged = false
-        effects.append(.saveDevice(deviceId, box.record))
-        return effects
+        let effects = adopt(
+            &box, deviceId: deviceId, channel: channelId, now: now,
+            line: .adopted(at: now, deviceId: deviceId, channel: channelId.first8))
+        return effects + [.saveDevice(deviceId, box.record)]
     }
 
     /// The device is gone: delete its channels and forget its record.

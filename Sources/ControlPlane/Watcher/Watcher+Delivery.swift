@@ -70,8 +70,7 @@ extension Watcher {
     private mutating func loseChannel(
         _ channel: DeviceChannel, answer: ChannelAnswer, purpose: PushPurpose, box: inout FleetBox, now: UnixTime
     ) -> [WatcherEffect] {
-        if box.record.channel.current == channel { box.record.channel.current = nil }
-        if box.record.channel.successor == channel { box.record.channel.successor = nil }
+        box.record.channel.remove(channel)
         var effects: [WatcherEffect] = [
             .log(.channelFailed(
                 at: now, deviceId: channel.deviceId, channel: channel.shortId, operation: "publish", env: channel.env,

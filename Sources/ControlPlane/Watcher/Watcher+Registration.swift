@@ -1,3 +1,4 @@
+import APNs
 import FleetCore
 
 extension Watcher {
@@ -9,23 +10,35 @@ extension Watcher {
         box.record.tokens.register(token, guards: guards)
         box.noTokensLogged = nil
         if token.kind == .update {
-            // Proof a card is on screen: take it over instead of push-starting a second one beside
-            // it (guard `adopt-on-register`). No content state, so the next tick pushes current content.
-            if guards.isOn(.adoptOnRegister) {
-                box.generation &+= 1
-                if box.record.card == nil {
-                    box.record.card = FleetCard(contentState: nil, startedAt: token.registeredAt, origin: .adopted)
-                    effects.append(.recordHistory(.started(deviceId, at: token.registeredAt, origin: .adopted)))
-                } else {
-                    box.record.card?.contentState = nil
-                    effects.append(.recordHistory(.adopted(deviceId, at: token.registeredAt)))
-                }
-                effects.append(.log(.adopted(at: token.registeredAt, deviceId: deviceId, token: token.hex, env: token.env)))
-            }
-            box.record.veto = nil
-            box.record.isVetoLogged = false
+            effects += adopt(
+                &box, deviceId: deviceId, channel: nil, now: token.registeredAt,
+                line: .adopted(at: token.registeredAt, deviceId: deviceId, token: token.hex, env: token.env))
         }
         effects.append(.saveDevice(deviceId, box.record))
+        return effects
+    }
+
+    /// Proof a card is on screen (an update token, or the app's report of a channel card): take it over
+    /// instead of push-starting a second one beside it (guard `adopt-on-register`). No content state, so
+    /// the next tick pushes current content. Clears the start veto either way.
+    mutating func adopt(
+        _ box: inout FleetBox, deviceId: DeviceID, channel: BroadcastChannelID?, now: UnixTime, line: DecisionLogLine
+    ) -> [WatcherEffect] {
+        var effects: [WatcherEffect] = []
+        if guards.isOn(.adoptOnRegister) {
+            box.generation &+= 1
+            if box.record.card == nil {
+                box.record.card = FleetCard(contentState: nil, startedAt: now, origin: .adopted, channel: channel)
+                effects.append(.recordHistory(.started(deviceId, at: now, origin: .adopted)))
+            } else {
+                box.record.card?.contentState = nil
+                if let channel { box.record.card?.channel = channel }
+                effects.append(.recordHistory(.adopted(deviceId, at: now)))
+            }
+            effects.append(.log(line))
+        }
+        box.record.veto = nil
+        box.record.isVetoLogged = false
         return effects
     }
 

@@ -40,10 +40,7 @@ extension Watcher {
                 oldTargets = box.record.tokens.of(.update).map(\.target)
                 if guards.isOn(.tokenForgetting) { effects += forgetUpdateTokens(&box, deviceId: deviceId, reason: "card-renewed", now: now) }
             }
-            if let oldChannel {
-                if box.record.channel.current == oldChannel { box.record.channel.current = nil }
-                if box.record.channel.successor == oldChannel { box.record.channel.successor = nil }
-            }
+            if let oldChannel { box.record.channel.remove(oldChannel) }
             box.record.retiringCard = RetiringCard(startedAt: old.startedAt, channel: oldChannel, updateTargets: oldTargets)
             effects.append(.recordHistory(.ended(deviceId, at: now, reason: .renewed)))
         }

@@ -1,4 +1,5 @@
 #if canImport(SwiftUI)
+import FleetApp
 import FleetCore
 import SwiftUI
 
@@ -24,12 +25,18 @@ public struct AccentDot: View {
 /// The header line: active total, working, needs input. Always drawn first so it is never clipped.
 public struct FleetHeaderView: View {
     let layout: SurfaceLayout
-    public init(_ layout: SurfaceLayout) { self.layout = layout }
+    let freshness: CardFreshness
+    public init(_ layout: SurfaceLayout, freshness: CardFreshness = CardFreshness(isStale: false)) {
+        self.layout = layout
+        self.freshness = freshness
+    }
     public var body: some View {
         HStack(spacing: 8) {
-            if layout.showsAccentDot { AccentDot(layout.accent) }
+            if layout.showsAccentDot {
+                if freshness.mutesAccent { Circle().fill(Color.gray).frame(width: 8, height: 8) } else { AccentDot(layout.accent) }
+            }
             Text("\(layout.activeTotal)").font(.headline.monospacedDigit())
-            Text("Active").font(.subheadline).foregroundStyle(.secondary)
+            Text(freshness.activeLabel).font(.subheadline).foregroundStyle(.secondary)
             Spacer()
             Label("\(layout.working)", systemImage: "bolt.fill").foregroundStyle(Accent.green.color)
             Label("\(layout.needsInput)", systemImage: "hand.raised.fill").foregroundStyle(Accent.amber.color)
@@ -41,13 +48,17 @@ public struct FleetHeaderView: View {
 /// One session row: state mark, title, elapsed time.
 public struct FleetRowView: View {
     let row: Row
-    public init(_ row: Row) { self.row = row }
+    let freshness: CardFreshness
+    public init(_ row: Row, freshness: CardFreshness = CardFreshness(isStale: false)) {
+        self.row = row
+        self.freshness = freshness
+    }
     public var body: some View {
         HStack(spacing: 6) {
             Circle().fill(row.state == .needsInput ? Accent.amber.color : Accent.green.color).frame(width: 6, height: 6)
             Text(row.title.isEmpty ? row.sid.rawValue : row.title).lineLimit(1).truncationMode(.tail)
             Spacer(minLength: 4)
-            ElapsedTimeText(since: row.since).foregroundStyle(.secondary)
+            if freshness.showsLiveElapsed { ElapsedTimeText(since: row.since).foregroundStyle(.secondary) }
         }
         .font(.footnote)
     }
@@ -56,10 +67,14 @@ public struct FleetRowView: View {
 /// The rows and the "N More" line of a surface with a row budget (lock screen, expanded island).
 public struct FleetRowsView: View {
     let layout: SurfaceLayout
-    public init(_ layout: SurfaceLayout) { self.layout = layout }
+    let freshness: CardFreshness
+    public init(_ layout: SurfaceLayout, freshness: CardFreshness = CardFreshness(isStale: false)) {
+        self.layout = layout
+        self.freshness = freshness
+    }
     public var body: some View {
         VStack(alignment: .leading, spacing: 2) {
-            ForEach(layout.rows, id: \.sid) { FleetRowView($0) }
+            ForEach(layout.rows, id: \.sid) { FleetRowView($0, freshness: freshness) }
             if let overflow = layout.overflowText {
                 Text(overflow).font(.caption).foregroundStyle(.secondary)
             }
@@ -70,16 +85,21 @@ public struct FleetRowsView: View {
 /// The lock screen card: header, then at most 3 rows (the ~160 pt budget), then the overflow line.
 public struct FleetLockScreenView: View {
     let layout: SurfaceLayout
-    public init(_ state: ContentState) { layout = SurfaceLayout(state, on: .lockScreen) }
+    let freshness: CardFreshness
+    public init(_ state: ContentState, isStale: Bool = false) {
+        layout = SurfaceLayout(state, on: .lockScreen)
+        freshness = CardFreshness(isStale: isStale)
+    }
     public var body: some View {
         VStack(alignment: .leading, spacing: 6) {
-            FleetHeaderView(layout)
-            FleetRowsView(layout)
+            FleetHeaderView(layout, freshness: freshness)
+            if let line = freshness.statusLine { Text(line).font(.caption).foregroundStyle(.secondary) }
+            FleetRowsView(layout, freshness: freshness)
         }
         .padding(14)
         .frame(maxWidth: .infinity, alignment: .topLeading)
         .overlay(alignment: .leading) {
-            Rectangle().fill(layout.accent.color).frame(width: 3)
+            Rectangle().fill(freshness.mutesAccent ? Color.gray : layout.accent.color).frame(width: 3)
         }
     }
 }

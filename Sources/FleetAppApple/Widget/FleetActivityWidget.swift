@@ -1,5 +1,6 @@
 #if canImport(ActivityKit) && canImport(WidgetKit) && canImport(SwiftUI)
 import ActivityKit
+import FleetApp
 import FleetCore
 import SwiftUI
 import WidgetKit
@@ -13,7 +14,8 @@ public struct FleetActivityWidget: Widget {
 
     public var body: some WidgetConfiguration {
         ActivityConfiguration(for: LFGFleetAttributes.self) { context in
-            FleetLockScreenView(context.state)
+            // A card past its stale-date says so instead of pretending to be live (CardFreshness).
+            FleetLockScreenView(context.state, isStale: context.isStale)
                 .activityBackgroundTint(Color.black.opacity(0.6))
         } dynamicIsland: { context in
             let expanded = SurfaceLayout(context.state, on: .islandExpanded)
@@ -26,8 +28,8 @@ public struct FleetActivityWidget: Widget {
                 }
                 DynamicIslandExpandedRegion(.bottom) {
                     VStack(alignment: .leading, spacing: 4) {
-                        FleetHeaderView(expanded)
-                        FleetRowsView(expanded)
+                        FleetHeaderView(expanded, freshness: CardFreshness(isStale: context.isStale))
+                        FleetRowsView(expanded, freshness: CardFreshness(isStale: context.isStale))
                     }
                 }
             } compactLeading: {

@@ -16,7 +16,7 @@ public struct SpooledReport: Hashable, Sendable, Codable {
     }
 
     /// The header that carries ``seq``.
-    public static let seqHeader = "LFG-Report-Seq"
+    public static let seqHeader = ReportSequence.header
 }
 
 /// How one delivery attempt ended.

@@ -32,6 +32,13 @@ public struct GuardProof: Sendable {
     static let multi = Figure(name: "multi-card s", read: { $0.metrics.multiCardSeconds }, digits: 0)
     static let maxCards = Figure(name: "max cards", read: { Double($0.metrics.maxVisibleCards) }, digits: 0)
     static let starts = Figure(name: "starts", read: { Double($0.metrics.starts) }, digits: 0)
+    static let honest = Figure(name: "honest %", read: { $0.metrics.honestFraction * 100 }, digits: 1)
+    static let lying = Figure(name: "lying s", read: { $0.metrics.lyingSeconds }, digits: 0)
+    static let frozen = Figure(name: "frozen s", read: { $0.metrics.frozenSeconds }, digits: 0)
+    static let cardless = Figure(
+        name: "longest no-card s", read: { $0.details.timeliness.longestCardlessActiveSeconds }, digits: 0)
+    static let immediateHour = Figure(
+        name: "priority-10 worst hour", read: { Double($0.details.timeliness.immediatePushesWorstHour) }, digits: 0)
     static let overheight = Figure(name: "overheight s", read: { $0.details.overheightSeconds }, digits: 0)
 
     /// Every guard of the contract, in its order.
@@ -55,13 +62,18 @@ public struct GuardProof: Sendable {
         GuardProof(guard: .pushPortGate, scenario: "F", failure: "a scratch server pushes a card of its own", figures: [starts, pushes]),
         GuardProof(guard: .maxRows, scenario: "B", failure: "overheight card, header clipped", figures: [overheight, correct]),
         GuardProof(guard: .endedReportWins, scenario: "F", failure: "an /ended mid-load is lost; the dead card resurrected", figures: [correct, p99]),
-        // The five rules of issue 11: placeholders until the simulator models channels, stale dates,
-        // the 8-hour end and the priority budget (the "sim" helper picks the scenario and figures).
-        GuardProof(guard: .broadcastChannels, scenario: "B", failure: "an idle phone's card goes to a dead token", figures: [correct]),
-        GuardProof(guard: .staleDate, scenario: "B", failure: "a card nobody can reach looks live", figures: [correct]),
-        GuardProof(guard: .renewal, scenario: "B", failure: "iOS ends the card at 8 hours", figures: [correct]),
-        GuardProof(guard: .tokenForgetting, scenario: "B", failure: "updates go to an ended card's token", figures: [correct]),
-        GuardProof(guard: .priorityBudget, scenario: "B", failure: "every change spends the priority-10 budget", figures: [pushes]),
+        // The five rules of issue 11, each where its hole shows.
+        GuardProof(
+            guard: .broadcastChannels, scenario: "idle-phone", failure: "an idle phone's card goes to a dead token",
+            figures: [correct, frozen], ios: .ios18),
+        GuardProof(guard: .staleDate, scenario: "idle-phone", failure: "a card nobody can reach looks live", figures: [lying, honest]),
+        GuardProof(
+            guard: .renewal, scenario: "eight-hours", failure: "iOS ends the card at 8 hours", figures: [correct, cardless],
+            ios: .ios18),
+        GuardProof(guard: .tokenForgetting, scenario: "idle-phone", failure: "updates go to an ended card's token", figures: [pushes]),
+        GuardProof(
+            guard: .priorityBudget, scenario: "flapping", failure: "every change spends the priority-10 budget",
+            figures: [immediateHour, pushes], ios: .ios18),
     ]
 
     /// Runs every proof with `seed` and returns the table.

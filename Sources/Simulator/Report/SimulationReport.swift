@@ -28,7 +28,7 @@ public struct SimulationReport: Hashable, Sendable {
     /// running one scenario alone gives the same figures as running it within `all`.
     public static func run(
         _ scenarios: [Scenario], seed: UInt64, ios: IOSVersion = .ios18, without: Set<Guard> = [],
-        tracing: Bool = false
+        tracing: Bool = false, staleAfter: Double? = nil
     ) -> SimulationReport {
         let guards = GuardSet(disabled: without)
         let results = scenarios.map { scenario in
@@ -36,6 +36,7 @@ public struct SimulationReport: Hashable, Sendable {
                 seed: seed ^ scenario.seedSalt, ios: ios, guards: guards, environment: scenario.environment,
                 duration: scenario.duration)
             if tracing { simulation.trace = [] }
+            if let staleAfter { simulation.staleAfter = staleAfter }
             scenario.build(simulation)
             let (metrics, details) = simulation.run()
             return ScenarioResult(

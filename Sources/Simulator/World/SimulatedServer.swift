@@ -24,12 +24,19 @@ final class SimulatedServer {
     private var incarnation = 0
     private var isPromptTickScheduled = false
 
-    init(name: String, port: Int, store: SimulatedStore, lifetime: ClosedRange<Double>, guards: GuardSet) {
+    /// The watcher's thresholds (`LFG_STALE_AFTER_S` and the rest).
+    let policy: CardPolicy
+
+    init(
+        name: String, port: Int, store: SimulatedStore, lifetime: ClosedRange<Double>, guards: GuardSet,
+        policy: CardPolicy
+    ) {
+        self.policy = policy
         self.name = name
         self.port = port
         self.store = store
         self.lifetime = lifetime
-        watcher = Watcher(guards: guards)
+        watcher = Watcher(guards: guards, policy: policy)
     }
 
     func isRunning(at time: Double) -> Bool { lifetime.contains(time) }
@@ -75,7 +82,7 @@ final class SimulatedServer {
     func restart(_ simulation: Simulation) {
         simulation.note("\(name): restarts; loading its stored state")
         incarnation += 1
-        watcher = Watcher(guards: simulation.guards)
+        watcher = Watcher(guards: simulation.guards, policy: policy)
         let devices = store.devices
         let since = store.since
         simulation.after(simulation.environment.serverLoadDelay) { [self] simulation in

@@ -9,7 +9,8 @@ extension Simulation {
         lifetime: ClosedRange<Double> = 0...Double.infinity
     ) -> SimulatedServer {
         let server = SimulatedServer(
-            name: name, port: port, store: store ?? SimulatedStore(), lifetime: lifetime, guards: guards)
+            name: name, port: port, store: store ?? SimulatedStore(), lifetime: lifetime, guards: guards,
+            policy: CardPolicy(staleAfter: staleAfter))
         servers.append(server)
         return server
     }

@@ -1,3 +1,4 @@
+import ControlPlane
 import FleetApp
 import FleetAppTesting
 import FleetCore
@@ -14,6 +15,8 @@ public final class Simulation {
 
     public let guards: GuardSet
     public let ios: IOSVersion
+    /// `LFG_STALE_AFTER_S` of every simulated server.
+    public var staleAfter: Double = CardPolicy.defaultStaleAfterSeconds
     public let environment: SimulationEnvironment
     public let duration: Double
     /// Seconds since the run began.

@@ -36,7 +36,8 @@ struct QuestionHarness {
         -> ServiceHarness.Reply
     {
         let request = HTTPRequest(
-            method: method, path: path, query: query, headers: ["Authorization": "Bearer \(Self.token)"],
+            method: method, path: path, query: query,
+            headers: ["Authorization": "Bearer \(Self.token)", "Content-Type": "application/json"],
             body: Data((body ?? "").utf8))
         let response = await router.respond(to: request)
         return ServiceHarness.Reply(status: response.status, response: response)

@@ -57,7 +57,8 @@ import Testing
 
         func call(_ method: String, _ path: String, _ body: String = "") async -> HTTPResponse {
             await router.respond(to: HTTPRequest(
-                method: method, path: path, headers: ["Authorization": "Bearer \(bearer)"], body: Data(body.utf8)))
+                method: method, path: path, headers: ["Authorization": "Bearer \(bearer)", "Content-Type": "application/json"],
+                body: Data(body.utf8)))
         }
 
         /// This phone's entry in `GET /api/push/live-activity/state`.
