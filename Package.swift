@@ -89,7 +89,8 @@ let package = Package(
         .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore", "FleetCoreTesting"], swiftSettings: strict),
         .testTarget(name: "AsyncTestingTests", dependencies: ["AsyncTesting"], swiftSettings: strict),
         .testTarget(
-            name: "APNsTests", dependencies: ["APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTP2Wire", "APNsTesting"],
+            name: "APNsTests",
+            dependencies: ["APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTP2Wire", "APNsTesting", "AsyncTesting"],
             swiftSettings: strict
         ),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient", "AsyncTesting"], swiftSettings: strict),
@@ -118,7 +119,8 @@ let package = Package(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
         .testTarget(
-            name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "HTTPServer"], swiftSettings: strict),
+            name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

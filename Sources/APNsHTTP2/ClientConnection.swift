@@ -142,7 +142,7 @@ final class ClientConnection: HTTP2SessionDelegate {
         guard quiet >= keepalive.interval || (!inFlight.isEmpty && quiet >= keepalive.timeout) else { return .nothing }
         guard wire.session.submitPing() else { return .nothing }
         pingSentAt = now
-        wire.service()
+        service()  // also fails the requests in flight if writing the PING finds the connection ended
         return .pingSent
     }
 

@@ -32,13 +32,13 @@ import Testing
         #expect(device.longestFrozen == FrozenStretch(kind: .unadoptedStart, from: 1_000, to: 1_400, seconds: 400, endedBy: "client-ended"))
     }
 
-    @Test("An adoption at exactly 90 s counts; one a moment later does not", arguments: [(90.0, true), (90.5, false)])
+    @Test("An adoption at exactly 90 s is in time; one a moment later is late", arguments: [(90.0, true), (90.5, false)])
     func adoptionWindowEdge(delay: Double, isAdopted: Bool) throws {
         var log = LogFixture()
         log.start(1_000)
         log.line(1_000 + delay, "adopted")
         let device = try #require(log.report().devices.first)
-        #expect(device.starts.listed.first?.outcome == (isAdopted ? .adopted : .notAdopted))
+        #expect(device.starts.listed.first?.outcome == (isAdopted ? .adopted : .adoptedLate))
     }
 
     @Test("A start no token accepted is not delivered and freezes nothing")

@@ -90,16 +90,21 @@ enum DashboardScript {
               && el("span", { class: "tag warn", title: "Updates cannot reach this card until the phone registers its token" },
                 "no update token: the card may be frozen"),
             device.veto && el("span", { class: "tag warn" }, `start vetoed for ${device.veto.join(", ")}`));
-          const attrs = { class: "device", "data-device-id": device.deviceId, "data-has-card": content ? "1" : "0" };
+          const warnings = device.uncertainty || [];
+          const attrs = { class: "device" + (warnings.length ? " is-uncertain" : ""), "data-device-id": device.deviceId,
+            "data-has-card": content ? "1" : "0", "data-uncertain": warnings.map((w) => w.kind).join(" ") };
+          // What the server last sent is not necessarily what the phone shows: say so, and still draw it.
+          const uncertain = warnings.length > 0 && el("div", { class: "uncertain", role: "status" },
+            el("strong", {}, "The phone may not show this card."), ...warnings.map((w) => el("div", {}, w.text)));
           if (!content) {
             const message = device.card ? "Card adopted; waiting for its first update" : "No card on this phone";
-            return el("section", attrs, head, el("div", { class: "nocard" }, message));
+            return el("section", attrs, head, uncertain, el("div", { class: "nocard" }, message));
           }
           const style = `--accent:${content.accent}`;
           const lock = surfaceOf(content, "lockScreen");
           const expanded = surfaceOf(content, "islandExpanded");
           const compact = surfaceOf(content, "islandCompact");
-          return el("section", attrs, head,
+          return el("section", attrs, head, uncertain,
             el("div", { class: "surfaces", style },
               column("Lock Screen", el("div", { class: "lock", "data-surface": "lockScreen" }, cardHead(lock), rows(lock), overflow(lock))),
               column("Dynamic Island · expanded", el("div", { class: "island-expanded", "data-surface": "islandExpanded" },

@@ -24,6 +24,10 @@ enum DashboardStyle {
         .pill-muted { color:var(--muted); background:var(--panel); }
         .pill-warn { color:var(--amber); border-color:rgba(255,159,10,.35); background:rgba(255,159,10,.08); }
         [hidden] { display:none !important; }
+        .uncertain { margin:10px 0 12px; padding:9px 12px; border:1px solid rgba(255,159,10,.45); border-radius:10px;
+          background:rgba(255,159,10,.08); color:#ffd28a; font-size:12.5px; line-height:1.45; }
+        .uncertain strong { color:var(--amber); display:block; margin-bottom:2px; }
+        .device.is-uncertain .surfaces { opacity:.72; }
         .live { display:flex; align-items:center; gap:6px; color:var(--muted); font-size:12px; }
         .live i { width:8px; height:8px; border-radius:50%; background:var(--muted); display:inline-block; }
         .live.on i { background:var(--green); box-shadow:0 0 0 3px rgba(48,209,88,.18); }

@@ -9,11 +9,18 @@ extension DashboardSnapshot {
         generatedAt = now
         watcher = WatcherStatus(
             enabled: state.enabled, reason: state.reason, decisionLogUnwrittenLines: state.decisionLogUnwrittenLines)
+        let isAnyHostDown = sessions.contains { $0.displayState == .unknown }
         devices = state.devices.map { device in
-            DeviceCard(
+            let uncertainty = CardUncertainty.of(
+                card: device.card, isChannelMode: device.mode == .channel,
+                updateTokensRegisteredAt: tokens.filter { $0.deviceId == device.deviceId && $0.kind == .update }
+                    .map(\.registeredAt),
+                isAnyHostDown: isAnyHostDown)
+            return DeviceCard(
                 deviceId: device.deviceId.rawValue, env: device.env?.rawValue,
                 card: device.card.map { Self.card($0, now: now) }, veto: device.veto?.map(\.rawValue),
-                tokenCounts: TokenCounts(pushToStart: device.tokens.pushToStart, update: device.tokens.update))
+                tokenCounts: TokenCounts(pushToStart: device.tokens.pushToStart, update: device.tokens.update),
+                uncertainty: uncertainty.map { Warning(kind: $0, text: $0.text) })
         }
         self.sessions = sessions.sorted(by: Self.listOrder).map { listing in
             SessionLine(

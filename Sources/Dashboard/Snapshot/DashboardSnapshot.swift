@@ -28,6 +28,14 @@ public struct DashboardSnapshot: Encodable, Sendable, Equatable {
         public var card: Card?
         public var veto: [String]?
         public var tokenCounts: TokenCounts
+        /// Why the phone may not show `card` (empty when nothing says so); the panel draws the card anyway.
+        public var uncertainty: [Warning]
+    }
+
+    /// One reason the drawn card may not be the phone's.
+    public struct Warning: Encodable, Sendable, Equatable {
+        public var kind: CardUncertainty
+        public var text: String
     }
 
     public struct TokenCounts: Encodable, Sendable, Equatable {

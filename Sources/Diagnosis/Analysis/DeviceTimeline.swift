@@ -2,8 +2,8 @@ import FleetCore
 
 /// One device's running analysis: consumes its entries in log order and keeps only bounded state.
 ///
-/// Memory stays bounded however long the log: starts awaiting adoption live at most one adoption
-/// window, listed starts and pruned tokens are capped, and the rest are counters.
+/// Memory stays bounded however long the log: at most one start awaits its adoption (see StartLedger),
+/// listed starts and tracked tokens are capped, and the rest are counters.
 struct DeviceTimeline {
     /// An `adopted` within this many seconds of a start counts as that start's adoption (the seed's ~90 s).
     static let adoptionWindowSeconds = 90.0
@@ -34,7 +34,6 @@ struct DeviceTimeline {
     init(deviceId: String) { self.deviceId = deviceId }
 
     mutating func consume(_ entry: LogEntry) {
-        starts.expire(now: entry.ts)
         guard let event = entry.event else { return }
         switch event {
         case .decide:
@@ -61,8 +60,8 @@ struct DeviceTimeline {
                 frozen.cancelOpen()
             }
         case .adopted:
-            starts.adopted(at: entry.ts)
-            frozen.close(at: entry.ts, endedBy: event.rawValue)
+            // Only a new card's token ends an unadopted start's stretch; a re-registered one reaches no new card.
+            if starts.adopted(at: entry.ts, token: entry.token) { frozen.close(at: entry.ts, endedBy: event.rawValue) }
         case .clientEnded:
             clientEndedByHour[(entry.ts / 3_600).rounded(.down) * 3_600, default: 0] += 1
             frozen.close(at: entry.ts, endedBy: event.rawValue)
@@ -89,8 +88,9 @@ struct DeviceTimeline {
             latencyCount += 1
             latencyMax = max(latencyMax ?? milliseconds, milliseconds)
         }
-        guard entry.status == 200, let token = entry.token else { return }
-        if entry.action == .update || entry.action == .end {
+        guard let token = entry.token, entry.action == .update || entry.action == .end else { return }
+        starts.sentToCard(token)
+        if entry.status == 200 {
             frozen.tokenAccepted(token, at: entry.ts, limit: Self.maxTrackedTokens)
         }
     }

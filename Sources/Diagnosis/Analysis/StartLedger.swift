@@ -1,60 +1,86 @@
 import FleetCore
 
-/// Tracks each `decide start` until its fate is known: adopted within the window, not adopted,
-/// not delivered, or (at the end of the log) undetermined.
+/// Pairs each `decide start` with its own card's adoption, and settles its fate: adopted within the
+/// window, adopted late, not adopted (missing), not delivered, or (at the end of the log) undetermined.
+///
+/// A card is adopted when the phone registers that card's update token, a token the device never used
+/// before. The watcher starts a card only when it has none, so at most one start waits for its adoption
+/// at a time: a new `adopted` belongs to the latest start, and a start still waiting when the next one
+/// comes was never adopted (its card's updates went to an older card's token). An `adopted` that
+/// re-registers a token already seen is not a new card and adopts nothing.
 struct StartLedger {
-    private var pending: [StartRecord] = []
+    private var waiting: StartRecord?
     private var listed: [StartRecord] = []
     private var omitted = 0
     private var counts: [StartRecord.Outcome: Int] = [:]
+    /// Tokens the device already used (update and end sends, adoptions): a re-registration of one is not
+    /// the adoption of a new card. Bounded; past the bound every adoption counts as new.
+    private var knownTokens: Set<String> = []
     /// The action of the device's latest `decide`, for shortfall lines that do not name one.
     var lastDecideAction: PushAction?
 
+    /// A new start: one still waiting was never adopted (missing).
     mutating func started(at ts: Double, tokens: Int?) {
-        pending.append(StartRecord(ts: ts, tokens: tokens, outcome: .undetermined))
-    }
-
-    /// Every start still waiting whose window includes `ts` is adopted.
-    mutating func adopted(at ts: Double) {
-        expire(now: ts)
-        for var start in pending {
-            start.outcome = .adopted
-            start.adoptedAfterSeconds = ts - start.ts
-            settle(start)
+        if var earlier = waiting {
+            earlier.outcome = .notAdopted
+            settle(earlier)
         }
-        pending.removeAll()
+        waiting = StartRecord(ts: ts, tokens: tokens, outcome: .undetermined)
     }
 
-    /// The latest waiting start reached no token. Returns whether there was one.
+    private var lastSentToken: String?
+
+    /// An update or end went to `token`: the token of a card that exists.
+    mutating func sentToCard(_ token: String) {
+        // Most sends repeat the previous one's token: skip the set for them (the parse loop's hot path).
+        guard token != lastSentToken else { return }
+        lastSentToken = token
+        remember(token)
+    }
+
+    /// `token` was registered (nil: the line does not say). Returns whether it adopted the waiting start.
+    mutating func adopted(at ts: Double, token: String?) -> Bool {
+        if let token {
+            guard !knownTokens.contains(token) else { return false }
+            remember(token)
+        }
+        guard var start = waiting, ts >= start.ts else { return false }
+        waiting = nil
+        let after = ts - start.ts
+        start.outcome = after <= DeviceTimeline.adoptionWindowSeconds ? .adopted : .adoptedLate
+        start.adoptedAfterSeconds = after
+        settle(start)
+        return true
+    }
+
+    /// The waiting start reached no token. Returns whether there was one.
     mutating func markLatestNotDelivered() -> Bool {
-        guard var start = pending.popLast() else { return false }
+        guard var start = waiting else { return false }
+        waiting = nil
         start.outcome = .notDelivered
         settle(start)
         return true
     }
 
-    /// Starts whose window closed before `now` without an adoption are not adopted.
-    mutating func expire(now: Double) {
-        while let first = pending.first, now - first.ts > DeviceTimeline.adoptionWindowSeconds {
-            var start = pending.removeFirst()
-            start.outcome = .notAdopted
-            settle(start)
-        }
-    }
-
-    /// The log ended at `lastTs`: windows that closed are not adopted, open ones undetermined.
+    /// The log ended at `lastTs`: a start waiting longer than the window is missing, a younger one undetermined.
     mutating func finish(lastTs: Double) {
-        expire(now: lastTs)
-        for start in pending { settle(start) }
-        pending.removeAll()
+        guard var start = waiting else { return }
+        waiting = nil
+        if lastTs - start.ts > DeviceTimeline.adoptionWindowSeconds { start.outcome = .notAdopted }
+        settle(start)
     }
 
     var summary: StartSummary {
         StartSummary(
-            total: counts.values.reduce(0, +) + pending.count, adopted: counts[.adopted, default: 0],
-            notAdopted: counts[.notAdopted, default: 0], notDelivered: counts[.notDelivered, default: 0],
-            undetermined: counts[.undetermined, default: 0] + pending.count,
+            total: counts.values.reduce(0, +) + (waiting == nil ? 0 : 1), adopted: counts[.adopted, default: 0],
+            adoptedLate: counts[.adoptedLate, default: 0], notAdopted: counts[.notAdopted, default: 0],
+            notDelivered: counts[.notDelivered, default: 0],
+            undetermined: counts[.undetermined, default: 0] + (waiting == nil ? 0 : 1),
             listed: listed.sorted { $0.ts < $1.ts }, omitted: omitted)
+    }
+
+    private mutating func remember(_ token: String) {
+        if knownTokens.count < DeviceTimeline.maxTrackedTokens { knownTokens.insert(token) }
     }
 
     private mutating func settle(_ start: StartRecord) {

@@ -25,7 +25,8 @@ extension DeviceDiagnosis {
         var out = ["", "Device \(deviceId)"]
         out.append(
             "  Starts: \(starts.total): \(starts.adopted) adopted within 90 s (if stale: delivery or content), "
-                + "\(starts.notAdopted) not adopted (idle-phone gap), \(starts.notDelivered) not delivered, "
+                + "\(starts.adoptedLate) adopted late and \(starts.notAdopted) never adopted (idle-phone gap), "
+                + "\(starts.notDelivered) not delivered, "
                 + "\(starts.undetermined) undetermined")
         if starts.omitted > 0 { out.append("    (\(starts.omitted) earlier starts counted, not listed)") }
         for start in starts.listed { out.append("    " + start.textLine) }
@@ -76,7 +77,9 @@ extension StartRecord {
         let tokenText = tokens.map { ", \($0) token\($0 == 1 ? "" : "s")" } ?? ""
         let verdict = switch outcome {
         case .adopted: "adopted after \(DurationText.format(adoptedAfterSeconds ?? 0)) -> if stale: delivery or content"
-        case .notAdopted: "no adoption within 90 s -> idle-phone gap"
+        case .adoptedLate:
+            "adopted late, after \(DurationText.format(adoptedAfterSeconds ?? 0)) -> idle-phone gap until then"
+        case .notAdopted: "never adopted (missing): its updates went to another card's token -> idle-phone gap"
         case .notDelivered: "no token accepted -> no card appeared"
         case .undetermined: "log ends before 90 s passed"
         }

@@ -41,10 +41,13 @@ public struct DeviceDiagnosis: Codable, Equatable, Sendable {
     public var longestFrozen: FrozenStretch?
 }
 
-/// Every `decide start`, and whether an `adopted` followed within the adoption window.
+/// Every `decide start`, and whether its own card's `adopted` followed, within the adoption window or late.
 public struct StartSummary: Codable, Equatable, Sendable {
     public var total: Int
     public var adopted: Int
+    /// Adopted, but after the window: the card could not be reached until then.
+    public var adoptedLate: Int
+    /// Never adopted (missing): the next start or the end of the log came first.
     public var notAdopted: Int
     public var notDelivered: Int
     public var undetermined: Int
@@ -56,9 +59,11 @@ public struct StartSummary: Codable, Equatable, Sendable {
 /// One `decide start` and its fate.
 public struct StartRecord: Codable, Equatable, Sendable {
     public enum Outcome: String, Codable, Sendable {
-        /// An `adopted` followed within the window: the phone told the server how to reach the new card.
+        /// Its card's `adopted` followed within the window: the phone told the server how to reach the new card.
         case adopted
-        /// No `adopted` within the window: the idle-phone gap.
+        /// Its card's `adopted` came, but after the window: unreachable until then (the idle-phone gap).
+        case adoptedLate = "adopted-late"
+        /// Its card was never adopted (missing): its updates went to another card's token. The idle-phone gap.
         case notAdopted = "not-adopted"
         /// No token accepted the start (`none-accepted` / `no-tokens`): no card appeared.
         case notDelivered = "not-delivered"
@@ -85,7 +90,7 @@ public struct StartRecord: Codable, Equatable, Sendable {
     public var family: Family {
         switch outcome {
         case .adopted: .deliveryOrContent
-        case .notAdopted: .idlePhoneGap
+        case .notAdopted, .adoptedLate: .idlePhoneGap
         case .notDelivered: .notDelivered
         case .undetermined: .undetermined
         }

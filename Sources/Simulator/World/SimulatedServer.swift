@@ -189,6 +189,7 @@ final class SimulatedServer {
             simulation.createChannel(for: device, env, policy: policy) { [self] answer, simulation in
                 guard sentBy == incarnation else { return }
                 handle(.channelCreationAnswered(device, env, answer, at: simulation.unixNow), simulation)
+                noteChange(simulation)  // as the service does: a start waiting for this channel goes now
             }
         case .delete(let channel):
             simulation.deleteChannel(channel) { [self] answer, simulation in
@@ -205,6 +206,7 @@ final class SimulatedServer {
             guard sentBy == incarnation else { return }
             let receipt = PushReceipt(batchId: batch.id, deviceId: batch.deviceId, results: [], broadcast: answer)
             handle(.pushAnswered(receipt, at: simulation.unixNow), simulation)
+            noteChange(simulation)  // as the service does: what changed while the push was in flight goes now
         }
     }
 
@@ -237,6 +239,7 @@ final class SimulatedServer {
                 guard answered == batch.targets.count, sentBy == incarnation else { return }
                 let receipt = PushReceipt(batchId: batch.id, deviceId: batch.deviceId, results: results.compactMap { $0 })
                 handle(.pushAnswered(receipt, at: simulation.unixNow), simulation)
+                noteChange(simulation)
             }
         }
     }

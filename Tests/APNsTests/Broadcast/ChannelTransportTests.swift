@@ -5,16 +5,18 @@ import FleetCore
 import Testing
 
 /// The channel management API and broadcasts over real HTTP/2 against the stand-in.
-@Suite(.timeLimit(.minutes(1))) struct ChannelTransportTests {
-    func create(_ harness: MockHarness, _ policy: ChannelStoragePolicy = .mostRecentMessage) async -> ChannelManagementResponse {
-        await harness.sender.send(ChannelManagementRequest.create(storagePolicy: policy, bundleID: Fixture.bundle, environment: .sandbox))
+@Suite struct ChannelTransportTests {
+    func create(_ harness: MockHarness, _ policy: ChannelStoragePolicy = .mostRecentMessage) async throws
+        -> ChannelManagementResponse
+    {
+        try await harness.send(ChannelManagementRequest.create(storagePolicy: policy, bundleID: Fixture.bundle, environment: .sandbox))
     }
 
     func publish(
         _ harness: MockHarness, _ payload: LiveActivityPayload, to channel: BroadcastChannelID,
         expiration: PushExpiration = .at(1_764_403_600)
     ) async throws -> PushResponse {
-        await harness.sender.send(try PushRequest.broadcast(
+        try await harness.send(try PushRequest.broadcast(
             payload, channel: channel, environment: .sandbox, bundleID: Fixture.bundle, priority: .powerConsidered,
             expiration: expiration))
     }
@@ -23,12 +25,12 @@ import Testing
     func lifecycle() async throws {
         let harness = try MockHarness()
         defer { harness.stop() }
-        let created = await create(harness)
+        let created = try await create(harness)
         #expect(created.status == 201 && created.isSuccess && created.requestID != nil)
         let channel = try #require(created.channelID)
-        let read = await harness.sender.send(.read(channel, bundleID: Fixture.bundle, environment: .sandbox))
+        let read = try await harness.send(ChannelManagementRequest.read(channel, bundleID: Fixture.bundle, environment: .sandbox))
         #expect(read.status == 200 && read.storagePolicy == .mostRecentMessage && read.channelID == channel)
-        let list = await harness.sender.send(.listAll(bundleID: Fixture.bundle, environment: .sandbox))
+        let list = try await harness.send(ChannelManagementRequest.listAll(bundleID: Fixture.bundle, environment: .sandbox))
         #expect(list.status == 200 && list.channels == [channel])
         let update = LiveActivityPayload.update(state: Fixture.state, timestamp: 1_764_400_000, staleDate: 1_764_400_900)
         let published = try await publish(harness, update, to: channel)
@@ -37,7 +39,7 @@ import Testing
         #expect(broadcasts.count == 1 && broadcasts.first?.isDelivered == true)
         #expect(broadcasts.first?.headers["apns-push-type"] == "liveactivity" && broadcasts.first?.topic == nil)
         #expect(broadcasts.first?.path == "/4/broadcasts/apps/dev.lfg.app")
-        let deleted = await harness.sender.send(.delete(channel, bundleID: Fixture.bundle, environment: .sandbox))
+        let deleted = try await harness.send(ChannelManagementRequest.delete(channel, bundleID: Fixture.bundle, environment: .sandbox))
         #expect(deleted.status == 204 && deleted.isSuccess)
         #expect(harness.server.state.channels.isEmpty)
         let kinds = harness.server.state.records.map(\.kind)
@@ -48,12 +50,12 @@ import Testing
     func publishToDeleted() async throws {
         let harness = try MockHarness()
         defer { harness.stop() }
-        let channel = try #require(await create(harness).channelID)
-        _ = await harness.sender.send(.delete(channel, bundleID: Fixture.bundle, environment: .sandbox))
+        let channel = try #require(try await create(harness).channelID)
+        _ = try await harness.send(ChannelManagementRequest.delete(channel, bundleID: Fixture.bundle, environment: .sandbox))
         let response = try await publish(harness, .end(state: .zeroed(at: 1), timestamp: 1, dismissalDate: 1), to: channel)
         #expect(response.status == 400 && response.reason == .channelNotRegistered)
         #expect(response.remedy == .dropChannel && response.outcome == .tokenDead)
-        let read = await harness.sender.send(.read(channel, bundleID: Fixture.bundle, environment: .sandbox))
+        let read = try await harness.send(ChannelManagementRequest.read(channel, bundleID: Fixture.bundle, environment: .sandbox))
         #expect(read.reason == .channelNotRegistered)
     }
 
@@ -61,13 +63,13 @@ import Testing
     func channelLimit() async throws {
         let harness = try MockHarness(channelLimit: 2)
         defer { harness.stop() }
-        #expect(await create(harness).isSuccess)
-        let second = try #require(await create(harness).channelID)
-        let refused = await create(harness)
+        #expect(try await create(harness).isSuccess)
+        let second = try #require(try await create(harness).channelID)
+        let refused = try await create(harness)
         #expect(refused.status == 400 && refused.isChannelLimitReached && refused.remedy == .useTokenMode)
         #expect(refused.channelID == nil)
-        _ = await harness.sender.send(.delete(second, bundleID: Fixture.bundle, environment: .sandbox))
-        #expect(await create(harness).isSuccess, "deleting a channel makes room")
+        _ = try await harness.send(ChannelManagementRequest.delete(second, bundleID: Fixture.bundle, environment: .sandbox))
+        #expect(try await create(harness).isSuccess, "deleting a channel makes room")
     }
 
     @Test("Programmed faults: the next creates answer 500 (back off), then creating works again; a create is not resent")
@@ -75,10 +77,10 @@ import Testing
         let harness = try MockHarness()
         defer { harness.stop() }
         harness.server.state.failChannelCalls(.create, status: 500, reason: .internalServerError, count: 2)
-        let first = await create(harness)
-        let second = await create(harness)
+        let first = try await create(harness)
+        let second = try await create(harness)
         #expect(first.status == 500 && first.remedy == .backOff && second.status == 500)
-        #expect(await create(harness).status == 201)
+        #expect(try await create(harness).status == 201)
         #expect(harness.server.state.channels.count == 1)
     }
 
@@ -86,7 +88,7 @@ import Testing
     func policyAndSize() async throws {
         let harness = try MockHarness()
         defer { harness.stop() }
-        let channel = try #require(await create(harness, .noStorage).channelID)
+        let channel = try #require(try await create(harness, .noStorage).channelID)
         var state = Fixture.state
         state.rows = (0..<3).map { Row(sid: SessionID("s\($0)"), title: String(repeating: "t", count: 1400), state: .working, since: 0) }
         let large = LiveActivityPayload.update(state: state, timestamp: 1, staleDate: 2)
@@ -102,12 +104,12 @@ import Testing
     func staleDateOnTheWire() async throws {
         let harness = try MockHarness()
         defer { harness.stop() }
-        let channel = try #require(await create(harness).channelID)
+        let channel = try #require(try await create(harness).channelID)
         let stale: UnixTime = 1_764_400_900
         let start = LiveActivityPayload.start(state: Fixture.state, timestamp: 1_764_400_000, staleDate: stale, inputPushChannel: channel)
         let update = LiveActivityPayload.update(state: Fixture.state, timestamp: 1_764_400_001, staleDate: stale)
         for payload in [start, update] {
-            let response = await harness.sender.send(try PushRequest.liveActivity(
+            let response = try await harness.send(try PushRequest.liveActivity(
                 payload, token: MockHarness.token(1), environment: .sandbox, bundleID: Fixture.bundle, priority: .powerConsidered))
             #expect(response.status == 200)
         }

@@ -1,4 +1,5 @@
 import APNsHTTP2
+import AsyncTesting
 import Synchronization
 
 /// A transport clock that moves only when a test advances it.
@@ -10,18 +11,15 @@ final class ManualTransportClock: Sendable {
     func advance(by duration: Duration) { elapsed.withLock { $0 += duration } }
 }
 
-/// Turns callback reports (transport events, stand-in records) into a stream a test awaits.
-final class Reports<Report: Sendable>: Sendable {
-    let stream: AsyncStream<Report>
-    private let continuation: AsyncStream<Report>.Continuation
+extension Inbox {
+    /// A callback that feeds this inbox (transport events, stand-in records).
+    var report: @Sendable (Element) -> Void { { [self] in yield($0) } }
 
-    init() { (stream, continuation) = AsyncStream.makeStream(of: Report.self) }
-
-    var report: @Sendable (Report) -> Void { { [continuation] in continuation.yield($0) } }
-
-    /// Waits for the first report that `matches` (the test's time limit bounds the wait).
-    func next(where matches: (Report) -> Bool) async -> Report? {
-        for await report in stream where matches(report) { return report }
+    /// The first value that `matches`, skipping the others; each wait bounded (throws naming `awaited`).
+    func first(_ awaited: String, where matches: (Element) -> Bool) async throws -> Element? {
+        while let element = try await next(awaited) {
+            if matches(element) { return element }
+        }
         return nil
     }
 }

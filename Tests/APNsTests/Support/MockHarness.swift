@@ -1,6 +1,7 @@
 import APNs
 import APNsHTTP2
 import APNsMock
+import AsyncTesting
 import ES256OpenSSL
 import FleetCore
 import Foundation
@@ -51,6 +52,20 @@ struct MockHarness {
         sender.shutdown()
         server.stop()
         if let caFile { try? FileManager.default.removeItem(atPath: caFile) }
+    }
+
+    /// Sends `request` through the transport, bounded so a hang is a named failure.
+    func send(_ request: PushRequest) async throws -> PushResponse {
+        let sender = sender
+        return try await bounded("the answer to a push to \(request.destination)") { await sender.send(request) }
+    }
+
+    /// Sends a channel call through the transport, bounded so a hang is a named failure.
+    func send(_ request: ChannelManagementRequest) async throws -> ChannelManagementResponse {
+        let sender = sender
+        return try await bounded("the answer to channel call \(request.method.rawValue) \(request.path)") {
+            await sender.send(request)
+        }
     }
 
     /// A Live Activity update to a token made from `index`.

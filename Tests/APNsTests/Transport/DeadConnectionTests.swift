@@ -1,39 +1,40 @@
 import APNs
 import APNsHTTP2
 import APNsMock
+import AsyncTesting
 import FleetCore
 import Testing
 
 /// A peer that stops answering without closing: found by the request timeout, or by keepalive PINGs in
 /// seconds. The injected transport clock drives detection; the test never sleeps.
-@Suite(.timeLimit(.minutes(1))) struct DeadConnectionTests {
+@Suite struct DeadConnectionTests {
     struct Setup {
         let harness: MockHarness
         let time: ManualTransportClock
-        let events: Reports<TransportEvent>
-        let records: Reports<MockRecord>
+        let events: Inbox<TransportEvent>
+        let records: Inbox<MockRecord>
     }
 
     func setUp(keepalive: HTTP2PushSender.Keepalive?) async throws -> Setup {
         let time = ManualTransportClock()
-        let events = Reports<TransportEvent>()
-        let records = Reports<MockRecord>()
+        let events = Inbox<TransportEvent>()
+        let records = Inbox<MockRecord>()
         let harness = try MockHarness(onRecord: records.report, configure: { options in
             options.clock = time.clock
             options.keepalive = keepalive
             options.requestTimeout = .seconds(30)
             options.observer = events.report
         })
-        #expect(await harness.sender.send(MockHarness.update(0)).outcome == .accepted)  // the connection is open and heard from
+        #expect(try await harness.send(MockHarness.update(0)).outcome == .accepted)  // the connection is open and heard from
         harness.server.state.inject(.goSilentAt(request: 1))
         return Setup(harness: harness, time: time, events: events, records: records)
     }
 
     /// Starts a push and returns once the stand-in has it (and has gone silent on its connection).
-    func sendIntoSilence(_ setup: Setup) async -> Task<PushResponse, Never> {
+    func sendIntoSilence(_ setup: Setup) async throws -> Task<PushResponse, Never> {
         let sender = setup.harness.sender
         let push = Task { await sender.send(MockHarness.update(1)) }
-        _ = await setup.records.next { $0.token == MockHarness.token(1).hex }
+        _ = try await setup.records.first("the stand-in receiving the push") { $0.token == MockHarness.token(1).hex }
         return push
     }
 
@@ -41,12 +42,12 @@ import Testing
     func requestTimeout() async throws {
         let setup = try await setUp(keepalive: nil)
         defer { setup.harness.stop() }
-        let push = await sendIntoSilence(setup)
+        let push = try await sendIntoSilence(setup)
         setup.time.advance(by: .seconds(31))
-        let closed = await setup.events.next { if case .connectionClosed = $0 { true } else { false } }
+        let closed = try await setup.events.first("the dead connection's close") { if case .connectionClosed = $0 { true } else { false } }
         guard case .connectionClosed(_, let failure) = closed else { Issue.record("no close reported"); return }
         #expect(failure.kind == .timedOut && failure.message.contains("no answer within"))
-        let response = await push.value
+        let response = try await bounded("the resent push's answer") { await push.value }
         #expect(response.outcome == .accepted && response.attempts == 2)
         #expect(response.latencyMilliseconds == 31_000, "detection time is the injected clock's, not the wall's")
         #expect(setup.harness.server.connectionsAccepted == 2)
@@ -56,14 +57,14 @@ import Testing
     func keepaliveFindsItInSeconds() async throws {
         let setup = try await setUp(keepalive: .init(interval: .seconds(60), timeout: .seconds(5)))
         defer { setup.harness.stop() }
-        let push = await sendIntoSilence(setup)
+        let push = try await sendIntoSilence(setup)
         setup.time.advance(by: .seconds(6))
-        #expect(await setup.events.next { if case .pingSent = $0 { true } else { false } } != nil)
+        #expect(try await setup.events.first("a keepalive PING") { if case .pingSent = $0 { true } else { false } } != nil)
         setup.time.advance(by: .seconds(6))
-        let closed = await setup.events.next { if case .connectionClosed = $0 { true } else { false } }
+        let closed = try await setup.events.first("the dead connection's close") { if case .connectionClosed = $0 { true } else { false } }
         guard case .connectionClosed(_, let failure) = closed else { Issue.record("no close reported"); return }
         #expect(failure.kind == .timedOut && failure.message.contains("PING ACK"))
-        let response = await push.value
+        let response = try await bounded("the resent push's answer") { await push.value }
         #expect(response.outcome == .accepted && response.attempts == 2)
         #expect(response.latencyMilliseconds == 12_000, "found dead at 12 s on the injected clock, not at the 30 s timeout")
     }
@@ -71,21 +72,21 @@ import Testing
     @Test("An idle live connection is PINGed each interval, acknowledged, and kept")
     func idlePingIsAcknowledged() async throws {
         let time = ManualTransportClock()
-        let events = Reports<TransportEvent>()
+        let events = Inbox<TransportEvent>()
         let harness = try MockHarness(configure: { options in
             options.clock = time.clock
             options.keepalive = .init(interval: .seconds(60), timeout: .seconds(5))
             options.observer = events.report
         })
         defer { harness.stop() }
-        #expect(await harness.sender.send(MockHarness.update(0)).outcome == .accepted)
+        #expect(try await harness.send(MockHarness.update(0)).outcome == .accepted)
         time.advance(by: .seconds(61))
-        #expect(await events.next { if case .pingSent = $0 { true } else { false } } != nil)
+        #expect(try await events.first("a keepalive PING") { if case .pingSent = $0 { true } else { false } } != nil)
         // The ACK arrives in real time; the push after it must still use the same connection.
         time.advance(by: .seconds(1))
-        #expect(await harness.sender.send(MockHarness.update(1)).outcome == .accepted)
+        #expect(try await harness.send(MockHarness.update(1)).outcome == .accepted)
         time.advance(by: .seconds(10))
-        #expect(await harness.sender.send(MockHarness.update(2)).outcome == .accepted)
+        #expect(try await harness.send(MockHarness.update(2)).outcome == .accepted)
         #expect(harness.server.connectionsAccepted == 1, "the acknowledged connection was kept")
     }
 }

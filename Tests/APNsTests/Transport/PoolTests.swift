@@ -1,16 +1,19 @@
 import APNs
 import APNsHTTP2
 import APNsMock
+import AsyncTesting
 import FleetCore
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct PoolTests {
-    func sendAll(_ sender: HTTP2PushSender, _ indexes: Range<Int>) async -> [PushResponse] {
-        await withTaskGroup(of: PushResponse.self) { group in
-            for index in indexes { group.addTask { await sender.send(MockHarness.update(index)) } }
-            var responses: [PushResponse] = []
-            for await response in group { responses.append(response) }
-            return responses
+@Suite struct PoolTests {
+    func sendAll(_ sender: HTTP2PushSender, _ indexes: Range<Int>) async throws -> [PushResponse] {
+        try await bounded("answers to \(indexes.count) pushes") {
+            await withTaskGroup(of: PushResponse.self) { group in
+                for index in indexes { group.addTask { await sender.send(MockHarness.update(index)) } }
+                var responses: [PushResponse] = []
+                for await response in group { responses.append(response) }
+                return responses
+            }
         }
     }
 
@@ -19,9 +22,9 @@ import Testing
         let harness = try MockHarness(configure: { $0.connectionsPerEndpoint = 3 })
         defer { harness.stop() }
         // The first burst opens the pool (a fresh connection takes one stream until its SETTINGS arrive).
-        #expect(await sendAll(harness.sender, 0..<300).allSatisfy { $0.outcome == .accepted })
+        #expect(try await sendAll(harness.sender, 0..<300).allSatisfy { $0.outcome == .accepted })
         #expect(harness.sender.connectionsOpened == 3)
-        #expect(await sendAll(harness.sender, 300..<600).allSatisfy { $0.outcome == .accepted })
+        #expect(try await sendAll(harness.sender, 300..<600).allSatisfy { $0.outcome == .accepted })
         let second = harness.server.state.records.filter { $0.sequence > 300 }
         let perConnection = Dictionary(grouping: second, by: \.connection).mapValues(\.count)
         #expect(perConnection.count == 3, "every connection carried pushes: \(perConnection)")
@@ -33,7 +36,7 @@ import Testing
     func defaultIsOne() async throws {
         let harness = try MockHarness()
         defer { harness.stop() }
-        #expect(await sendAll(harness.sender, 0..<300).allSatisfy { $0.outcome == .accepted })
+        #expect(try await sendAll(harness.sender, 0..<300).allSatisfy { $0.outcome == .accepted })
         #expect(harness.server.connectionsAccepted == 1)
     }
 
@@ -49,11 +52,15 @@ import Testing
                 endpoints: [.sandbox: try Endpoint(url: harness.server.baseURL)], channelEndpoints: [.sandbox: otherEndpoint]),
             tokens: harness.tokens)
         defer { sender.shutdown() }
-        let created = await sender.send(ChannelManagementRequest.create(storagePolicy: .noStorage, bundleID: Fixture.bundle, environment: .sandbox))
+        let created = try await bounded("a channel create") {
+            await sender.send(ChannelManagementRequest.create(storagePolicy: .noStorage, bundleID: Fixture.bundle, environment: .sandbox))
+        }
         #expect(created.status == 201, "\(created.summary)")
         #expect(other.connectionsAccepted == 1 && harness.server.connectionsAccepted == 0)
-        #expect(await sender.send(MockHarness.update(1)).outcome == .accepted)
-        let missing = await sender.send(ChannelManagementRequest.listAll(bundleID: Fixture.bundle, environment: .production))
+        #expect(try await bounded("a push") { await sender.send(MockHarness.update(1)) }.outcome == .accepted)
+        let missing = try await bounded("a list") {
+            await sender.send(ChannelManagementRequest.listAll(bundleID: Fixture.bundle, environment: .production))
+        }
         #expect(missing.status == 0 && missing.failure?.kind == .connectFailed, "no channel URL for production")
     }
 }
