@@ -147,7 +147,7 @@ struct ServeParts: Sendable {
         }
         do {
             let apns = try APNsConfiguration(environment: config.values)
-            let key = try OpenSSLSigningKey(pem: try apns.loadKey { try Array(Data(contentsOf: URL(fileURLWithPath: $0))) })
+            let key = try OpenSSLSigningKey(pem: try apns.loadKey(readFile: APNsProvider.readFile))
             let sender = try HTTP2PushSender(
                 options: try HTTP2PushSender.Options(configuration: apns),
                 tokens: ProviderTokenCache(keyID: apns.keyID, teamID: apns.teamID, key: key, clock: .system))
