@@ -48,6 +48,8 @@ let package = Package(
         .target(name: "APNsHTTP2", dependencies: ["APNs", "HTTP2Wire"], swiftSettings: strict),
         .target(name: "APNsMock", dependencies: ["APNs", "ES256OpenSSL", "HTTP2Wire"], swiftSettings: strict),
         .target(name: "APNsTesting", dependencies: ["APNs"], swiftSettings: strict),
+        // HPKE (RFC 9180) sealing of alert text to a device's key (privacy mode), on OpenSSL primitives.
+        .target(name: "Sealing", dependencies: ["COpenSSL", "OpenSSLSupport"], swiftSettings: strict),
 
         // MARK: control plane
         .target(name: "HTTPTypes", swiftSettings: strict),
@@ -118,6 +120,7 @@ let package = Package(
         .testTarget(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
+        .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(
             name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer"],
             swiftSettings: strict),

@@ -84,12 +84,13 @@ struct AnswerBench: Sendable {
                 let sent = ContinuousClock.now
                 let response = try await client.send(HTTPClientRequest(
                     method: "POST", url: url + "/api/questions/\(question.id)/answer",
-                    headers: [("Authorization", "Bearer \(Self.token)")], body: Data(#"{"answer":"Allow"}"#.utf8)))
+                    headers: [("Authorization", "Bearer \(Self.token)"), ("Content-Type", "application/json")],
+                    body: Data(#"{"answer":"Allow"}"#.utf8)))
                 let answered = ContinuousClock.now
                 guard response.status == 200 else { throw CommandFailure("bench: the answer got \(response.status)") }
                 let printed = try await hook.firstOutput()
-                latencies.append(Self.milliseconds(printed - sent))
-                posts.append(Self.milliseconds(answered - sent))
+                latencies.append(BenchServeFleet.milliseconds(printed - sent))
+                posts.append(BenchServeFleet.milliseconds(answered - sent))
             }
             for hook in hooks { hook.wait() }
             started += batch
@@ -115,7 +116,7 @@ struct AnswerBench: Sendable {
         for index in 0..<waiters {
             let response = try await client.send(HTTPClientRequest(
                 method: "PUT", url: url + "/api/sessions/hold-\(index)",
-                headers: [("Authorization", "Bearer \(Self.token)")],
+                headers: [("Authorization", "Bearer \(Self.token)"), ("Content-Type", "application/json")],
                 body: Data(#"{"title":"hold","prompt":{"id":"hold-\#(index)","kind":"permission","text":"wait"}}"#.utf8)))
             guard response.status == 200 else { throw CommandFailure("bench: a session PUT got \(response.status)") }
         }
@@ -158,11 +159,6 @@ struct AnswerBench: Sendable {
         }
     }
 
-    static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-
     static func percentile(_ sorted: [Double], _ percent: Int) -> Double {
         guard !sorted.isEmpty else { return 0 }
         return sorted[min(sorted.count - 1, sorted.count * percent / 100)]
@@ -178,7 +174,7 @@ struct ProcessFigures: Sendable {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         func field(_ name: String) -> Double {
             let line = text.split(separator: "\n").first { $0.hasPrefix(name + ":") }
-            return line.flatMap { Double($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+            return line.flatMap { Double($0.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") } ?? 0
         }
         return ProcessFigures(residentMiB: field("VmRSS") / 1024, threads: Int(field("Threads")))
     }

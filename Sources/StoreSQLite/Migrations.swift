@@ -41,6 +41,13 @@ enum Migrations {
                 created_at REAL NOT NULL, position INTEGER NOT NULL);
             """
         ),
+        (
+            // A channel a card was ended on is kept until APNs can no longer hold that `end` (channel rotation).
+            "004_retired_channel_hold",
+            """
+            ALTER TABLE retired_channels ADD COLUMN hold_until REAL;
+            """
+        ),
     ]
 
     /// Applies every migration not yet recorded, each in its own transaction.

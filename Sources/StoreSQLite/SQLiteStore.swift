@@ -56,7 +56,7 @@ public actor SQLiteStore: Store {
             contents.since[SessionID(row.text(0))] = SinceEntry(state: RowState(rawValue: row.text(1)), since: row.real(2))
         }
         try connection.statement(
-            "SELECT channel_id, env, device_id, created_at FROM retired_channels ORDER BY position"
+            "SELECT channel_id, env, device_id, created_at, hold_until FROM retired_channels ORDER BY position"
         ).run { row throws(StoreError) in
             guard let env = PushEnvironment(rawValue: row.text(1)) else {
                 throw StoreError(operation: "load retired channels", message: "unknown env '\(row.text(1))' in a stored row")
@@ -66,7 +66,8 @@ public actor SQLiteStore: Store {
                 throw StoreError(operation: "load retired channels", message: "a stored channel id is unreadable: \(error)")
             }
             contents.retiredChannels.append(
-                DeviceChannel(id: id, env: env, deviceId: DeviceID(row.text(2)), createdAt: row.real(3)))
+                DeviceChannel(
+                    id: id, env: env, deviceId: DeviceID(row.text(2)), createdAt: row.real(3), holdUntil: row.optionalReal(4)))
         }
         try connection.statement("SELECT question FROM questions").run { row throws(StoreError) in
             let question = try Self.decode(Question.self, row.text(0), decoder)
@@ -124,11 +125,12 @@ public actor SQLiteStore: Store {
         case .putRetiredChannels(let channels):
             try connection.execute("DELETE FROM retired_channels")
             let insert = try connection.statement(
-                "INSERT INTO retired_channels (channel_id, env, device_id, created_at, position) VALUES (?1, ?2, ?3, ?4, ?5)")
+                "INSERT INTO retired_channels (channel_id, env, device_id, created_at, position, hold_until) "
+                    + "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
             for (position, channel) in channels.enumerated() {
                 try insert.run([
                     .text(channel.id.rawValue), .text(channel.env.rawValue), .text(channel.deviceId.rawValue),
-                    .real(channel.createdAt), .integer(Int64(position)),
+                    .real(channel.createdAt), .integer(Int64(position)), channel.holdUntil.map { .real($0) } ?? .null,
                 ])
             }
         case .deleteDevice(let deviceId):

@@ -94,10 +94,10 @@ enum StoreKind: String, CaseIterable, Sendable {
     func migrationsAndReopen() async throws {
         let path = try makeTemporaryDirectory() + "/lfg.sqlite"
         let first = try SQLiteStore(path: path, now: 1)
-        #expect(try await first.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels"])
+        #expect(try await first.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels", "004_retired_channel_hold"])
         try await first.commit([.putDevice("phone", StoreSuiteTests.record)])
         let second = try SQLiteStore(path: path, now: 2)
-        #expect(try await second.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels"])
+        #expect(try await second.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels", "004_retired_channel_hold"])
         #expect(try await second.load().devices["phone"] == StoreSuiteTests.record)
     }
 

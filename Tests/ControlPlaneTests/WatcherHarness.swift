@@ -104,7 +104,8 @@ struct WatcherHarness {
         return out
     }
 
-    /// A channel device with a live channel card showing one working session `s1` (push-to-start token `a`).
+    /// A channel device with a live channel card on `channel-1` showing one working session `s1`
+    /// (push-to-start token `a`), and with guard `channel-rotation` its spare `channel-2`.
     static func withChannelCard(guards: GuardSet = .all, policy: CardPolicy = CardPolicy()) -> WatcherHarness {
         var harness = WatcherHarness(guards: guards, policy: policy)
         harness.report()
@@ -112,6 +113,8 @@ struct WatcherHarness {
         harness.answerChannels(harness.tick())
         harness.work("s1")
         harness.tickAndDeliver()
+        // With channel rotation, a spare channel (`channel-2`) is made for the next card.
+        harness.answerChannels(harness.tick())
         return harness
     }
 

@@ -13,7 +13,7 @@ struct SimulateCommandTests {
             "end-gate-trust", "start-veto", "supersede", "all-accept", "push-to-start-cap", "dedupe",
             "adopt-on-register", "sid-dedupe", "updated-at-excluded", "default-host-only", "push-port-gate",
             "max-rows", "ended-report-wins", "broadcast-channels", "stale-date", "renewal", "token-forgetting",
-            "priority-budget",
+            "priority-budget", "channel-rotation",
         ])
         #expect(lines.allSatisfy { $0.contains("without it: ") })
     }

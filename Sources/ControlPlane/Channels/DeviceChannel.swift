@@ -8,12 +8,19 @@ public struct DeviceChannel: Hashable, Sendable, Codable {
     /// The device it was made for (it outlives the device until its deletion is confirmed).
     public var deviceId: DeviceID
     public var createdAt: UnixTime
+    /// For a retired channel a card was ended on: not deleted before this time, because APNs may still
+    /// hold that `end` for an offline phone (deleting the channel would drop it, and the card would
+    /// live on). See ``Watcher``'s channel rotation. Nil: delete at once.
+    public var holdUntil: UnixTime?
 
-    public init(id: BroadcastChannelID, env: PushEnvironment, deviceId: DeviceID, createdAt: UnixTime) {
+    public init(
+        id: BroadcastChannelID, env: PushEnvironment, deviceId: DeviceID, createdAt: UnixTime, holdUntil: UnixTime? = nil
+    ) {
         self.id = id
         self.env = env
         self.deviceId = deviceId
         self.createdAt = createdAt
+        self.holdUntil = holdUntil
     }
 
     /// The only form of a channel id a log line or an API answer carries: its first 8 characters.
@@ -62,8 +69,8 @@ public struct ChannelState: Hashable, Sendable, Codable {
 
     /// Lets go of `channel` (retired, lost, or moved to a retiring card).
     public mutating func remove(_ channel: DeviceChannel) {
-        if current == channel { current = nil }
-        if successor == channel { successor = nil }
+        if current?.id == channel.id { current = nil }
+        if successor?.id == channel.id { successor = nil }
     }
 }
 

@@ -126,6 +126,9 @@ public struct FleetBox: Hashable, Sendable {
     public var record: DeviceRecord
     /// The push in flight for this card; the device is skipped until it is answered.
     public var pending: PendingPush?
+    /// Channels a card was ended on whose `end` is published once more when the next card has started
+    /// (``PushPurpose/repeatedEnd``). Best effort, so not persisted.
+    public var endsToRepeat: [DeviceChannel] = []
     /// Bumped whenever the card changes outside a push (adoption, client end), so a late answer to a
     /// push decided before the change cannot overwrite it.
     public var generation: UInt64 = 0
@@ -167,4 +170,8 @@ public enum PushPurpose: Hashable, Sendable {
     case renewal
     /// The `end` of the card a renewal replaced.
     case retiringEnd
+    /// The `end` of a card ended on a channel, published there once more after the next card started
+    /// (channel rotation): a broadcast has no per-phone answer, and an `end` lost after APNs' 200 would
+    /// leave the old card beside the new one.
+    case repeatedEnd
 }

@@ -33,7 +33,9 @@ extension Watcher {
         var effects: [WatcherEffect] = []
         let inUse = Set([record.card?.channel, record.retiringCard?.channel?.id].compactMap { $0 })
         for channel in record.channel.channels where !inUse.contains(channel.id) {
+            // A renewal's unused successor goes; with rotation it is the spare the next card starts on.
             let isSpareSuccessor = channel == record.channel.successor && record.card == nil
+                && !guards.isOn(.channelRotation)
             if !wanted || channel.env != record.profile.env || isSpareSuccessor {
                 effects += retireChannel(channel, from: &box, now: now)
             }
@@ -43,7 +45,7 @@ extension Watcher {
             box.record.channel.successor = nil
             effects.append(.saveDevice(deviceId, box.record))
         }
-        if wanted, box.record.channel.current == nil {
+        if wanted, box.record.channel.current == nil || needsSpareChannel(box.record) {
             effects += requestChannel(&box, deviceId: deviceId, now: now)
         }
         return effects
@@ -63,10 +65,12 @@ extension Watcher {
         return retire(channel)
     }
 
-    /// Queues `channel`'s deletion (persisted, so a restart still deletes it).
+    /// Queues `channel`'s deletion (persisted, so a restart still deletes it); a held channel (see
+    /// ``DeviceChannel/holdUntil``) is asked for by ``retryChannelDeletions(now:)`` once its hold is over.
     mutating func retire(_ channel: DeviceChannel) -> [WatcherEffect] {
-        guard !retiredChannels.contains(channel) else { return [] }
+        guard !retiredChannels.contains(where: { $0.id == channel.id }) else { return [] }
         retiredChannels.append(channel)
+        guard channel.holdUntil == nil else { return [.saveRetiredChannels(retiredChannels)] }
         channelDeletions[channel.id] = .inFlight
         return [.saveRetiredChannels(retiredChannels), .requestChannel(.delete(channel))]
     }
@@ -75,6 +79,7 @@ extension Watcher {
     mutating func retryChannelDeletions(now: UnixTime) -> [WatcherEffect] {
         var effects: [WatcherEffect] = []
         for channel in retiredChannels {
+            if let holdUntil = channel.holdUntil, now < holdUntil { continue }
             switch channelDeletions[channel.id] {
             case .inFlight: continue
             case .retry(let retryAt) where now < retryAt: continue
@@ -136,14 +141,14 @@ extension Watcher {
     }
 
     mutating func answerChannelDeletion(_ channel: DeviceChannel, _ answer: ChannelAnswer, now: UnixTime) -> [WatcherEffect] {
-        guard retiredChannels.contains(channel) else { return [] }
+        guard retiredChannels.contains(where: { $0.id == channel.id }) else { return [] }
         guard answer.isDeletedOrGone else {
             channelDeletions[channel.id] = .retry(at: now + Self.channelDeletionRetry)
             return [.log(.channelFailed(
                 at: now, deviceId: channel.deviceId, channel: channel.shortId, operation: "delete", env: channel.env,
                 answer: answer.logged))]
         }
-        retiredChannels.removeAll { $0 == channel }
+        retiredChannels.removeAll { $0.id == channel.id }
         channelDeletions[channel.id] = nil
         return [
             .log(.channelDeleted(

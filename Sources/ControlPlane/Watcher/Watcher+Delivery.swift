@@ -31,7 +31,10 @@ extension Watcher {
                 effects.append(Self.shortfallLine(batch.action, accepted: accepted, attempted: attempted, deviceId: deviceId, now: now))
             }
         }
-        if isDelivered, pending.purpose == .retiringEnd {
+        if pending.purpose == .repeatedEnd {
+            // One more try only: the card it ends is already forgotten, whatever the answer.
+            if !box.endsToRepeat.isEmpty { box.endsToRepeat.removeFirst() }
+        } else if isDelivered, pending.purpose == .retiringEnd {
             effects += finishRenewal(&box, deviceId: deviceId, isOldCardEnded: true, now: now)
         } else if isDelivered, pending.generation == box.generation {
             effects += applyDelivered(batch, purpose: pending.purpose, to: &box, now: now)
@@ -119,6 +122,7 @@ extension Watcher {
             box.record.card = nil
             box.endGate = EndGateState()
             var effects: [WatcherEffect] = [.recordHistory(.ended(batch.deviceId, at: now, reason: .serverEnded))]
+            if let channel = batch.channel { effects += rotateChannel(afterEndOn: channel.id, box: &box, now: now) }
             if guards.isOn(.tokenForgetting) {
                 effects += forgetUpdateTokens(&box, deviceId: batch.deviceId, reason: "card-ended", now: now)
             }

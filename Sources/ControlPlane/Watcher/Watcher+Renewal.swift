@@ -77,7 +77,7 @@ extension Watcher {
                 mode: (retiring.channel == nil ? CardMode.token : .channel).rawValue,
                 channel: box.record.card?.channel?.first8))
         ]
-        if let channel = retiring.channel { effects += retire(channel) }
+        if let channel = retiring.channel { effects += retire(isOldCardEnded ? heldAfterEnd(channel, now: now) : channel) }
         return effects
     }
 

@@ -50,8 +50,18 @@ extension Watcher {
         let decide = DecisionLogLine.decide(
             at: now, deviceId: deviceId, action: action, tokens: route.targets.count, content: content,
             priority: priority.rawValue, channel: (route.channel ?? startChannel)?.shortId,
-            purpose: purpose == .card ? nil : purpose == .renewal ? "renewal" : "retiring-end")
+            purpose: Self.loggedPurpose(purpose))
         return [.log(decide), .send(batch)]
+    }
+
+    /// A push's purpose as `decide` logs it (nil for the decision table's own).
+    static func loggedPurpose(_ purpose: PushPurpose) -> String? {
+        switch purpose {
+        case .card: nil
+        case .renewal: "renewal"
+        case .retiringEnd: "retiring-end"
+        case .repeatedEnd: "repeated-end"
+        }
     }
 
     /// Priority 10 and never delayed for what needs the person; routine changes priority 5, coalesced.
@@ -75,6 +85,7 @@ extension Watcher {
             let tokens = record.tokens.of(.pushToStart).filter { startChannel == nil || $0.env == startChannel?.env }
             return (tokens.map(\.target), nil)
         }
+        if purpose == .repeatedEnd, let channel = box.endsToRepeat.first { return ([], channel) }
         if purpose == .retiringEnd, let retiring = record.retiringCard {
             return retiring.channel.map { ([], $0) } ?? (retiring.updateTargets, nil)
         }

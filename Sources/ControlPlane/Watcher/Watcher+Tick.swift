@@ -44,7 +44,8 @@ extension Watcher {
         if box.record.retiringCard != nil {
             effects += endRetiringCard(&box, deviceId: deviceId, now: now)
         } else {
-            effects += decideCard(&box, deviceId: deviceId, view: view, now: now)
+            effects += repeatEnd(&box, deviceId: deviceId, now: now)
+            if box.pending == nil { effects += decideCard(&box, deviceId: deviceId, view: view, now: now) }
         }
         if box != before {
             boxes[deviceId] = box

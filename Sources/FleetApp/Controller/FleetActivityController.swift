@@ -39,6 +39,10 @@ public struct FleetActivityController: Hashable, Sendable {
         public var effects: [Effect]
     }
 
+    /// A card this old is renewed while the app is in the foreground: 30 minutes before iOS's 8-hour end
+    /// (reference 4.7), the same margin the server's renewal keeps.
+    public static let renewAfter: Double = 8 * 3600 - 30 * 60
+
     /// The end gate (hold 0: the card goes the moment nothing runs, as the server's debounce).
     public var endGate: EndGate
     /// What the gate remembers between syncs.
@@ -61,9 +65,11 @@ public struct FleetActivityController: Hashable, Sendable {
     ///   - cards: `Activity<LFGFleetAttributes>.activities` now (ended ones are ignored).
     ///   - now: Unix seconds; the card's `updatedAt` and any new `since`.
     ///   - newCardPushType: `.token`, or in channel mode `.channel(id)` (the device's channel).
+    ///   - survivorAge: seconds since the kept card appeared, when known and the app is in the foreground
+    ///     (only then may it start a card): past ``renewAfter`` the card is replaced before iOS ends it.
     public mutating func sync(
         _ trigger: Trigger, model: SessionModel, cards: [FleetActivity], now: UnixTime, guards: GuardSet = .all,
-        newCardPushType: ActivityPushType = .token
+        newCardPushType: ActivityPushType = .token, survivorAge: Double? = nil
     ) -> Decision {
         let live = cards.liveCards
         let survivor = cards.survivor
@@ -83,7 +89,14 @@ public struct FleetActivityController: Hashable, Sendable {
         case .keep:
             since = reduction.since
             baselinesPredateSuspension = false
-            if let survivor {
+            if survivor != nil, reduction.activeTotal > 0, guards.isOn(.renewal),
+                let survivorAge, survivorAge >= Self.renewAfter
+            {
+                // iOS ends a card 8 hours after it started: start its successor now; dedupe keeps the
+                // newest and ends this one as soon as the new card arrives, so there is no gap.
+                dismissedPopulation = nil
+                effects.append(.request(reduction.contentState, pushType: newCardPushType))
+            } else if let survivor {
                 dismissedPopulation = nil
                 if !survivor.content.isSame(as: reduction.contentState, guards: guards) {
                     effects.append(.update(survivor.id, reduction.contentState))

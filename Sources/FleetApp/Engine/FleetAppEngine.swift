@@ -24,6 +24,8 @@ public final class FleetAppEngine {
     public private(set) var trace: [AppTraceEntry] = []
     /// What the default server said of this device's mode and channel (iOS 18 channel cards), if asked.
     public private(set) var channelInfo: DeviceChannelInfo?
+    /// When this process first saw each card (ActivityKit gives no start date): for the 8-hour renewal.
+    var cardArrivals: [ActivityID: UnixTime] = [:]
 
     let host: any ActivityHost
     let outbox: any ControlPlaneOutbox
@@ -120,6 +122,7 @@ public final class FleetAppEngine {
     public func handle(_ event: ActivityHostEvent) {
         switch event {
         case .activityArrived(let id):
+            cardArrivals[id] = cardArrivals[id] ?? clock.now
             manage(.activityArrived(id, fleet: host.fleetActivities))
         case .pushToStartTokenIssued(let token):
             manage(.pushToStartTokenIssued(token))
@@ -154,6 +157,15 @@ public final class FleetAppEngine {
             // The channel changed under the app (a renewal, a fallback): read the current one.
             if case .rejected(404, _)? = error { fetchChannelInfo() }
         }
+    }
+
+    /// How long the kept card has been on screen, when the app is in the foreground (the only time it may
+    /// start the successor); nil otherwise.
+    var survivorAgeForRenewal: Double? {
+        guard appState == .foreground, let survivor = host.fleetActivities.survivor,
+            let arrived = cardArrivals[survivor.id]
+        else { return nil }
+        return clock.now - arrived
     }
 
     /// `GET /api/devices/{deviceId}` on the default server, when the app requests channel cards.
@@ -195,7 +207,7 @@ public final class FleetAppEngine {
     func sync(_ trigger: FleetActivityController.Trigger) {
         let decision = controller.sync(
             trigger, model: model, cards: host.fleetActivities, now: clock.now, guards: guards,
-            newCardPushType: newCardPushType)
+            newCardPushType: newCardPushType, survivorAge: survivorAgeForRenewal)
         record(.synced(decision))
         for effect in decision.effects {
             switch effect {

@@ -23,11 +23,18 @@ extension DecisionLogLine {
         at ts: UnixTime, deviceId: DeviceID, action: PushAction, token: String, env: PushEnvironment,
         answer: LoggedAnswer
     ) -> DecisionLogLine {
-        DecisionLogLine(
-            ts: ts, event: .send, deviceId: deviceId,
-            fields: answer.fields.merging(
-                [.action: .string(action.rawValue), .token: .shortened(token), .env: .string(env.rawValue)]
-            ) { _, new in new })
+        pushLine(.send, at: ts, deviceId: deviceId, action: action, address: [.token: .shortened(token)], env: env, answer: answer)
+    }
+
+    /// A push and its answer (`send`, `broadcast`): `address` names the token or the channel.
+    static func pushLine(
+        _ event: DecisionEvent, at ts: UnixTime, deviceId: DeviceID, action: PushAction, address: [LogField: LogValue],
+        env: PushEnvironment, answer: LoggedAnswer
+    ) -> DecisionLogLine {
+        var fields = answer.fields.merging(address) { _, new in new }
+        fields[.action] = .string(action.rawValue)
+        fields[.env] = .string(env.rawValue)
+        return DecisionLogLine(ts: ts, event: event, deviceId: deviceId, fields: fields)
     }
 
     /// `action` was due but no token can carry it.

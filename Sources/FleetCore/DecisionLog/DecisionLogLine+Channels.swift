@@ -38,11 +38,9 @@ extension DecisionLogLine {
         at ts: UnixTime, deviceId: DeviceID, action: PushAction, channel: String, env: PushEnvironment,
         answer: LoggedAnswer
     ) -> DecisionLogLine {
-        DecisionLogLine(
-            ts: ts, event: .broadcast, deviceId: deviceId,
-            fields: answer.fields.merging(
-                [.action: .string(action.rawValue), .channel: .shortened(channel), .env: .string(env.rawValue)]
-            ) { _, new in new })
+        pushLine(
+            .broadcast, at: ts, deviceId: deviceId, action: action, address: [.channel: .shortened(channel)], env: env,
+            answer: answer)
     }
 
     /// The card started at `oldStartedAt` was replaced before the 8-hour limit; `oldEnded` says whether

@@ -41,6 +41,10 @@ public enum Guard: String, CaseIterable, Hashable, Sendable, Codable {
     /// Server: priority 10 only for what needs the person, within an hourly budget; routine updates are
     /// priority 5 and coalesced per device.
     case priorityBudget = "priority-budget"
+    /// Server: a channel a card was ended on never carries a later card; the next card starts on a fresh
+    /// channel, and the ended one is deleted only when APNs can no longer hold its `end` for an offline
+    /// phone (else the stored `end` is replaced by the new card's update and the old card lives on).
+    case channelRotation = "channel-rotation"
 }
 
 /// Which guards are on. Production code always runs with ``all``; only the simulator and tests turn some off.

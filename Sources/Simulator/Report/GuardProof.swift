@@ -74,6 +74,9 @@ public struct GuardProof: Sendable {
         GuardProof(
             guard: .priorityBudget, scenario: "flapping", failure: "every change spends the priority-10 budget",
             figures: [immediateHour, pushes], ios: .ios18),
+        GuardProof(
+            guard: .channelRotation, scenario: "day", failure: "a new card's update replaces the stored end: two cards",
+            figures: [multi, maxCards], ios: .ios18),
     ]
 
     /// Runs every proof with `seed` and returns the table.

@@ -10,12 +10,7 @@ extension Scenario {
         good: "correct at hours 9, 12 and 24; never more than 10 s without a card while a session is active",
         holes: "token mode (iOS 17): a renewed card's token comes back only if iOS wakes the app"
     ) { sim in
-        let pro = sim.addServer("pro")
-        let phone = sim.addPhone("iphone", device: "iphone-1")
-        sim.seedCorpseUpdateTokens(for: phone, on: pro, environments: [.production])
-        sim.at(1) { phone.open($0) }
-        sim.at(20) { phone.leave($0) }
-        sim.at(60) { phone.terminate($0) }
+        sim.addIdlePhone()
         // One agent that never stops (a long migration), a second that starts and asks now and then.
         sim.at(120) { $0.begin("marathon", "Write the migration") }
         sim.at(24 * 3600 + 300) { $0.finish("marathon") }

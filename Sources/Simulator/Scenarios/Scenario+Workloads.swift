@@ -28,13 +28,7 @@ extension Scenario {
         good: "iOS 18: correct >= 99 %, honest >= 99.9 %, one card; iOS 17: honest >= 99 %, lying 90 % below the old rules",
         holes: "iOS 17 (token mode): cards whose token never came back cannot be updated; they can only turn stale"
     ) { sim in
-        let pro = sim.addServer("pro")
-        let phone = sim.addPhone("iphone", device: "iphone-1")
-        // Yesterday's card is long gone, but its update token is still the one the server holds.
-        sim.seedCorpseUpdateTokens(for: phone, on: pro, environments: [.production])
-        sim.at(1) { phone.open($0) }
-        sim.at(20) { phone.leave($0) }
-        sim.at(60) { phone.terminate($0) }
+        let phone = sim.addIdlePhone()
         Workload(hosts: ["studio", "laptop"], meanGapByHour: Array(repeating: 1500, count: 24))
             .schedule(in: sim, from: 120, to: 8 * 3600 - 1800)
         NetworkOutages.realistic.schedule(phone, in: sim, from: 120, to: 8 * 3600 - 600)

@@ -27,6 +27,19 @@ extension Simulation {
         return phone
     }
 
+    /// One server and one phone whose app is opened once, left, and then killed by iOS: nobody opens it
+    /// again. Yesterday's card is long gone, but its update token is still the one the server holds.
+    @discardableResult
+    func addIdlePhone() -> Phone {
+        let pro = addServer("pro")
+        let phone = addPhone("iphone", device: "iphone-1")
+        seedCorpseUpdateTokens(for: phone, on: pro, environments: [.production])
+        at(1) { phone.open($0) }
+        at(20) { phone.leave($0) }
+        at(60) { phone.terminate($0) }
+        return phone
+    }
+
     /// A session begins a turn: busy, no prompt.
     func begin(_ sid: SessionID, _ title: String, host: HostID = .local, cwd: String? = nil) {
         let report = SessionReport(title: title, host: host, cwd: cwd ?? "/work/\(sid)", busy: true)

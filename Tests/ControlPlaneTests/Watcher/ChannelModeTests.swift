@@ -65,8 +65,8 @@ import Testing
         #expect(end.action == .end && end.channel?.id == channelID(1) && end.targets.isEmpty)
         harness.answer(end)
         #expect(harness.card() == nil)
-        // The channel stays: the next card starts on it.
-        #expect(harness.record()?.channel.current?.id == channelID(1))
+        // The ended card's channel leaves the device (see ChannelRotationTests); the spare is next.
+        #expect(harness.record()?.channel.current?.id == channelID(2))
     }
 
     @Test("A publish APNs refuses leaves the card as it was, and the next tick publishes again")
@@ -88,10 +88,18 @@ import Testing
         let answered = harness.answer(update, broadcast: ChannelAnswer(status: 400, reason: .channelNotRegistered))
         #expect(answered.loggedEvents == [.broadcast, .channelFailed])
         #expect(harness.card() == nil)
-        let next = harness.tick()
-        #expect(next.channelRequests == [.create(.legacy, .sandbox, .mostRecentMessage)])
-        harness.answerChannels(next)
+        #expect(harness.record()?.channel.channels.map(\.id) == [channelID(2)])
+        // The spare takes over at once; without it a new channel is made first.
         #expect(harness.tick().batches.first?.inputPushChannel == channelID(2))
+
+        var unspared = WatcherHarness.withChannelCard(guards: .without(.channelRotation))
+        unspared.work("s2")
+        let lost = try #require(unspared.tick().batches.first)
+        unspared.answer(lost, broadcast: ChannelAnswer(status: 400, reason: .channelNotRegistered))
+        let next = unspared.tick()
+        #expect(next.channelRequests == [.create(.legacy, .sandbox, .mostRecentMessage)])
+        unspared.answerChannels(next)
+        #expect(unspared.tick().batches.first?.inputPushChannel == channelID(2))
     }
 
     @Test("At the channel limit the device falls back to token mode at once, and the log says so")
@@ -138,7 +146,7 @@ import Testing
 
     @Test("Channels turned off: the channel is deleted once no card uses it, and forgotten once APNs confirms")
     func deletedWhenTurnedOff() throws {
-        var harness = WatcherHarness.withChannelCard()
+        var harness = WatcherHarness.withChannelCard(guards: .without(.channelRotation))
         let channel = try #require(harness.record()?.channel.current)
         harness.report(DeviceProfile(env: .sandbox, liveActivityChannels: false))
         // The live card listens on it: it stays until that card ends.
