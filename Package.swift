@@ -80,6 +80,7 @@ let package = Package(
             dependencies: [
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
                 "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
+                "Sealing",  // `lfg bench seal` only, until privacy mode seals alerts
                 "ControlPlaneTesting",  // `lfg bench serve` only; the server path never uses a fake
             ],
             swiftSettings: strict

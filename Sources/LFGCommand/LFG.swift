@@ -12,6 +12,7 @@ public enum LFG {
         BenchAPNsCommand.self,
         BenchServeCommand.self,
         BenchAnswersCommand.self,
+        BenchSealCommand.self,
         HookCommand.self,
         HooksInstallCommand.self,
         HooksUninstallCommand.self,

@@ -9,7 +9,7 @@ public struct SimulateCommand: Command {
     public static let usage = """
         Usage: lfg simulate [--scenario NAME|all] [--seed N] [--ios 17|18] [--stale-after S] [--without GUARD]...
                            [--json] [--trace]
-               lfg simulate --list-scenarios | --list-guards | --prove-guards [--seed N]
+               lfg simulate --list-scenarios | --list-guards [--describe] | --prove-guards [--seed N]
 
         Replays the seed's situations (A-G), several devices, the idle phone and a day in virtual time,
         and reports how often the lock screen shows the truth. --without switches a guard off (repeatable)
@@ -20,6 +20,8 @@ public struct SimulateCommand: Command {
           --stale-after S   the servers' LFG_STALE_AFTER_S (default \(Int(CardPolicy.defaultStaleAfterSeconds)))
           --json            one JSON object instead of the report
           --trace           also print every step (pushes, cards, registrations, decisions)
+          --list-scenarios  the scenario names, one a line (contract 3.2); --describe adds what each models
+          --list-guards     the guard names, one a line (contract 3.2); --describe adds the failure each stops
           --prove-guards    for each guard, its scenario's figures with every guard on and without it
         """
 
@@ -36,6 +38,9 @@ public struct SimulateCommand: Command {
     let without: Set<Guard>
     let isJSON: Bool
     let isTracing: Bool
+    /// `--describe`: the listings say what each scenario models and what each guard stops, after its name.
+    /// Without it they print bare names, one a line, as contract section 3.2 promises scripts.
+    let isDescribing: Bool
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         let listScenarios = arguments.flag("--list-scenarios")
@@ -43,6 +48,7 @@ public struct SimulateCommand: Command {
         let proveGuards = arguments.flag("--prove-guards")
         isJSON = arguments.flag("--json")
         isTracing = arguments.flag("--trace")
+        isDescribing = arguments.flag("--describe")
         let scenario = try arguments.value("--scenario") ?? "all"
         if scenario == "all" {
             scenarios = Scenario.all.map(\.name)
@@ -95,9 +101,10 @@ public struct SimulateCommand: Command {
     public func run(_ context: CommandContext) async throws -> Int32 {
         switch mode {
         case .listScenarios:
-            context.write(Scenario.listing + "\n")
+            context.write((isDescribing ? Scenario.listing : Scenario.all.map(\.name).joined(separator: "\n")) + "\n")
         case .listGuards:
-            context.write(GuardProof.listing + "\n")
+            let names = GuardProof.all.map(\.guard.rawValue).joined(separator: "\n")
+            context.write((isDescribing ? GuardProof.listing : names) + "\n")
         case .proveGuards:
             context.write(GuardProof.table(seed: seed) + "\n")
         case .run:

@@ -4,28 +4,45 @@ import Testing
 
 @Suite("lfg simulate")
 struct SimulateCommandTests {
-    @Test("--list-guards prints the contract's guard names, one a line, each name first and then what it stops")
+    static let guardNames = [
+        "end-gate-trust", "start-veto", "supersede", "all-accept", "push-to-start-cap", "dedupe",
+        "adopt-on-register", "sid-dedupe", "updated-at-excluded", "default-host-only", "push-port-gate",
+        "max-rows", "ended-report-wins", "broadcast-channels", "stale-date", "renewal", "token-forgetting",
+        "priority-budget", "channel-rotation",
+    ]
+    static let scenarioNames = [
+        "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day", "eight-hours", "flapping",
+    ]
+
+    @Test("--list-guards prints the contract's guard names, exactly one name a line (contract 3.2)")
     func listGuards() async {
         let run = await CapturedRun.run(["simulate", "--list-guards"])
         #expect(run.status == 0)
+        #expect(run.output.split(separator: "\n").map(String.init) == Self.guardNames)
+    }
+
+    @Test("--list-guards --describe puts what each guard stops after its name")
+    func listGuardsDescribed() async {
+        let run = await CapturedRun.run(["simulate", "--list-guards", "--describe"])
+        #expect(run.status == 0)
         let lines = run.output.split(separator: "\n")
-        #expect(lines.map { String($0.split(separator: " ")[0]) } == [
-            "end-gate-trust", "start-veto", "supersede", "all-accept", "push-to-start-cap", "dedupe",
-            "adopt-on-register", "sid-dedupe", "updated-at-excluded", "default-host-only", "push-port-gate",
-            "max-rows", "ended-report-wins", "broadcast-channels", "stale-date", "renewal", "token-forgetting",
-            "priority-budget", "channel-rotation",
-        ])
+        #expect(lines.map { String($0.split(separator: " ")[0]) } == Self.guardNames)
         #expect(lines.allSatisfy { $0.contains("without it: ") })
     }
 
-    @Test("--list-scenarios prints A to G, multi-device, idle-phone and day")
+    @Test("--list-scenarios prints the scenario names, exactly one name a line (contract 3.2)")
     func listScenarios() async {
         let run = await CapturedRun.run(["simulate", "--list-scenarios"])
         #expect(run.status == 0)
+        #expect(run.output.split(separator: "\n").map(String.init) == Self.scenarioNames)
+    }
+
+    @Test("--list-scenarios --describe puts what each scenario models after its name")
+    func listScenariosDescribed() async {
+        let run = await CapturedRun.run(["simulate", "--list-scenarios", "--describe"])
+        #expect(run.status == 0)
         let lines = run.output.split(separator: "\n")
-        #expect(lines.map { String($0.split(separator: " ")[0]) } == [
-            "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day", "eight-hours", "flapping",
-        ])
+        #expect(lines.map { String($0.split(separator: " ")[0]) } == Self.scenarioNames)
         #expect(lines.allSatisfy { $0.split(separator: " ").count > 3 })
     }
 
