@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "AsyncTesting", swiftSettings: strict),
 
         // MARK: APNs provider
-        .target(name: "APNs", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "APNs", dependencies: ["FleetCore", "HTTPTypes"], swiftSettings: strict),
         .target(name: "OpenSSLSupport", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "ES256OpenSSL", dependencies: ["APNs", "COpenSSL", "OpenSSLSupport"], swiftSettings: strict),
         .target(name: "HTTP2Wire", dependencies: ["CNGHTTP2", "COpenSSL", "OpenSSLSupport"], swiftSettings: strict),
@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["HTTPTypes", "CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["HTTPTypes", "CCurl", "CCurlShims"], swiftSettings: strict),
         .target(name: "ControlPlane", dependencies: ["FleetCore", "APNs", "HTTPTypes"], swiftSettings: strict),
-        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "APNs", "CSQLite"], swiftSettings: strict),
+        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "APNs", "HTTPTypes", "CSQLite"], swiftSettings: strict),
         .target(name: "ControlPlaneTesting", dependencies: ["ControlPlane", "APNs", "AsyncTesting"], swiftSettings: strict),
 
         // MARK: app side
@@ -72,7 +72,7 @@ let package = Package(
         .target(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
             swiftSettings: strict),
-        .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPClient"], swiftSettings: strict),
+        .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
 
         // MARK: command line
         .target(
@@ -122,7 +122,9 @@ let package = Package(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
-        .testTarget(name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

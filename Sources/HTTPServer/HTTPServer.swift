@@ -113,13 +113,3 @@ public final class HTTPServer: Sendable {
         }
     }
 }
-
-/// Checks dotted-quad IPv4 text without touching the network.
-enum IPv4Address {
-    static func isValid(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in
-            part.count <= 3 && UInt8(part) != nil
-        }
-    }
-}

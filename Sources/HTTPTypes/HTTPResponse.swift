@@ -24,9 +24,7 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response of `value`, encoded with sorted keys.
     public static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        let data = (try? WireJSON.encode(value)) ?? Data("{}".utf8)
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(data))
     }
 

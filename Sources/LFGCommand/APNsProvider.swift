@@ -47,9 +47,12 @@ public struct APNsProvider: Sendable {
         }
     }
 
-    /// Reads a file's bytes; throws when it is missing or unreadable.
+    /// Reads the key file's bytes; throws saying why not in a few words ("no such file", not a Cocoa error).
     static func readFile(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("no such file or not readable") }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw CommandFailure("no such file") }
+        guard !isFolder.boolValue else { throw CommandFailure("it is a folder, not a file") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("permission denied") }
         return Array(data)
     }
 }

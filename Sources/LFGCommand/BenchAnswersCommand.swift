@@ -4,6 +4,7 @@ import Foundation
 import HTTPClient
 import HTTPServer
 import StoreSQLite
+import HTTPTypes
 
 /// `lfg bench answers`: how fast a phone's answer reaches a waiting `lfg hook`, and what a thousand
 /// waiting hooks cost the server.

@@ -6,6 +6,7 @@ import HTTPClient
 import HTTPServer
 import StoreSQLite
 import Synchronization
+import HTTPTypes
 
 /// `lfg bench serve`: report-to-push latency on loopback, and the watcher's cost per tick as the fleet grows.
 public struct BenchServeCommand: Command {

@@ -1,5 +1,6 @@
 import Diagnosis
 import Foundation
+import HTTPTypes
 
 /// `lfg diagnose`: answers from the decision log why a card went stale.
 public struct DiagnoseCommand: Command {
@@ -30,9 +31,7 @@ public struct DiagnoseCommand: Command {
         let path = logPath ?? Self.defaultLogPath(environment: context.environment)
         let report = try Self.diagnose(path: path)
         if isJSON {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            context.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+            context.write(String(decoding: try WireJSON.encode(report), as: UTF8.self) + "\n")
         } else {
             context.write(report.text(source: path))
         }

@@ -31,9 +31,12 @@ public enum LFG {
             context.write(overview() + "\n")
             return arguments.isEmpty ? 2 : 0
         }
+        if arguments == ["--version"] || arguments == ["version"] {
+            context.write("lfg \(CommandGroups.version)\n")
+            return 0
+        }
         guard let (command, rest) = select(arguments) else {
-            context.writeError("lfg: unknown command '\(arguments[0])'; run 'lfg --help' for the list\n")
-            return 2
+            return unknown(arguments, context)
         }
         if rest.contains("--help") || rest.contains("-h") {
             context.write(command.usage + "\n")
@@ -59,6 +62,25 @@ public enum LFG {
         }
     }
 
+    /// No command matched: a group's help (exit 0 when asked for, else 2), or a did-you-mean.
+    static func unknown(_ arguments: [String], _ context: CommandContext) -> Int32 {
+        let group = arguments[0]
+        let rest = Array(arguments.dropFirst())
+        let isGroup = !CommandGroups.members(of: group).isEmpty
+        if isGroup, rest.isEmpty || rest.first == "--help" || rest.first == "-h" {
+            let asked = !rest.isEmpty
+            if asked { context.write(CommandGroups.usage(of: group) + "\n") } else {
+                context.writeError(CommandGroups.usage(of: group) + "\n")
+            }
+            return asked ? 0 : 2
+        }
+        let typed = isGroup && !rest.isEmpty ? "\(group) \(rest[0])" : group
+        var message = "lfg: unknown command '\(typed)'"
+        if let nearest = CommandGroups.suggestion(for: arguments) { message += "; did you mean 'lfg \(nearest)'?" }
+        context.writeError(message + "; run 'lfg --help' for the list\n")
+        return 2
+    }
+
     /// The command whose name matches the longest prefix of `arguments`, and the arguments after it.
     static func select(_ arguments: [String]) -> (any Command.Type, [String])? {
         let ranked = commands.sorted { $0.name.split(separator: " ").count > $1.name.split(separator: " ").count }
@@ -82,7 +104,7 @@ public enum LFG {
         return """
             lfg: every coding agent you run, on your iPhone's Lock Screen.
 
-            Usage: lfg COMMAND [OPTIONS]   (lfg COMMAND --help for its options)
+            Usage: lfg COMMAND [OPTIONS]   (lfg COMMAND --help for its options; lfg --version)
 
             Commands:
             \(lines.joined(separator: "\n"))

@@ -1,5 +1,6 @@
 import FleetCore
 import Foundation
+import HTTPTypes
 
 /// `lfg reduce`: reads a reduction request (JSON, stdin) and prints the result (JSON, stdout).
 public struct ReduceCommand: Command {

@@ -27,14 +27,14 @@ public struct ServeCommand: Command {
         simulated iPhone drive the real server, with data in a fresh folder under $TMPDIR (or $LFG_HOME).
         """
 
-    public static let defaultPort = 8766
+    public static let defaultPort = DefaultPort.server
     public var port: Int
     public var bind: String
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         port = try arguments.integer("--port", in: 0...65535) ?? Self.defaultPort
         bind = try arguments.value("--bind") ?? "127.0.0.1"
-        guard bind.split(separator: ".").count == 4, bind.split(separator: ".").allSatisfy({ UInt8($0) != nil }) else {
+        guard IPv4Address.isValid(bind) else {
             throw UsageError("--bind takes an IPv4 address such as 127.0.0.1, not '\(bind)'")
         }
         isDemo = arguments.flag("--demo")
@@ -121,7 +121,7 @@ struct ServeParts: Sendable {
             configuration: HTTPServerConfiguration(bindAddress: bind, port: UInt16(port)), handler: router)
         let boundPort: Int
         do { boundPort = Int(try server.start()) } catch {
-            throw CommandFailure("\(error); is another server on \(bind):\(port)? pick another --port")
+            throw CommandFailure("\(error)")  // it says why: the port in use, or privileges
         }
 
         var pushConfig = config
@@ -147,7 +147,7 @@ struct ServeParts: Sendable {
         }
         do {
             let apns = try APNsConfiguration(environment: config.values)
-            let key = try OpenSSLSigningKey(pem: try apns.loadKey { try Array(Data(contentsOf: URL(fileURLWithPath: $0))) })
+            let key = try OpenSSLSigningKey(pem: try apns.loadKey(readFile: APNsProvider.readFile))
             let sender = try HTTP2PushSender(
                 options: try HTTP2PushSender.Options(configuration: apns),
                 tokens: ProviderTokenCache(keyID: apns.keyID, teamID: apns.teamID, key: key, clock: .system))

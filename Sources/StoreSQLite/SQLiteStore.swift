@@ -2,6 +2,7 @@ import APNs
 import ControlPlane
 import FleetCore
 import Foundation
+import HTTPTypes
 
 /// The store in `$LFG_HOME/lfg.sqlite`: one connection owned by this actor, WAL mode, named migrations,
 /// and every ``commit(_:)`` one transaction committed before it returns.
@@ -193,7 +194,7 @@ public actor SQLiteStore: Store {
 
     private static func encode(_ value: some Encodable) throws(StoreError) -> String {
         do {
-            return String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+            return String(decoding: try WireJSON.encode(value), as: UTF8.self)
         } catch {
             throw StoreError(operation: "encode", message: "\(error)")
         }

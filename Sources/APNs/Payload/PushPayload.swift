@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// A push's JSON body. Its size is checked against its destination's limit when the ``PushRequest``
 /// is made (``PushDestination/maximumPayloadBytes``), the one place that rule lives.
@@ -17,13 +18,12 @@ public struct PushPayload: Hashable, Sendable {
         self.bytes = bytes
     }
 
-    /// Encodes `value` with default strategies (ActivityKit decodes with defaults) and sorted keys.
+    /// Encodes `value` as ``HTTPTypes/WireJSON`` does: default strategies (ActivityKit decodes with
+    /// defaults) and sorted keys.
     public init(encoding value: some Encodable) throws(PushRequestError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data: Data
         do {
-            data = try encoder.encode(value)
+            data = try WireJSON.encode(value)
         } catch {
             throw .payloadNotEncodable(String(describing: error))
         }

@@ -123,7 +123,7 @@ public struct APNsConfiguration: Hashable, Sendable {
             bytes = try readFile(keyFile)
         } catch {
             throw APNsConfigurationError(problems: [
-                "LFG_APNS_KEY_FILE names '\(keyFile)', which cannot be read (\(error)); point it at the .p8 key file"
+                "cannot read LFG_APNS_KEY_FILE \(keyFile): \(error); point it at the .p8 key file"
             ])
         }
         guard !bytes.isEmpty else {

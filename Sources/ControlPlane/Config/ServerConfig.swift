@@ -35,7 +35,7 @@ public struct ServerConfig: Hashable, Sendable {
         }
     }
 
-    public static let defaultPushPort = 8766
+    public static let defaultPushPort = DefaultPort.server
     public static let defaultTickMilliseconds = 2000
     /// Claude Code's own default hook timeout, so an unanswered question lives as long as a waiting hook can.
     public static let defaultQuestionLifetimeSeconds = 600

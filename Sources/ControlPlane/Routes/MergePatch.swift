@@ -1,13 +1,13 @@
 import FleetCore
 import Foundation
+import HTTPTypes
 
 /// JSON merge patch (RFC 7386) of a session report: `PATCH /api/sessions/{sid}`.
 enum MergePatch {
     /// `report` with `patch` merged in; a null removes a key (it takes its default).
     static func apply(_ patch: Data, to report: SessionReport) throws(InputError) -> SessionReport {
         let patchObject = try RequestBody.object(patch)
-        let encoder = JSONEncoder()
-        guard let current = try? encoder.encode(report),
+        guard let current = try? WireJSON.encode(report),
             let currentObject = (try? JSONSerialization.jsonObject(with: current)) as? [String: Any]
         else { throw InputError(field: nil, message: "the stored report could not be read") }
         let merged = merge(currentObject, patchObject)

@@ -1,5 +1,6 @@
 import FleetCore
 import Foundation
+import HTTPTypes
 
 extension ControlPlaneService {
     // MARK: sessions and hosts
@@ -7,11 +8,7 @@ extension ControlPlaneService {
     /// Every session that is not archived, in sid order, with its display state.
     public func sessions() -> [SessionListing] {
         let down = fleet.downHosts(at: now)
-        return fleet.sessions.keys.sorted().compactMap { sid in
-            let report = fleet.sessions[sid]!
-            guard let state = DisplayState.resolve(report, isHostDown: down.contains(report.host)) else { return nil }
-            return SessionListing(sid: sid, report: report, displayState: state)
-        }
+        return fleet.sessions.sorted { $0.key < $1.key }.compactMap { SessionListing(sid: $0.key, report: $0.value, downHosts: down) }
     }
 
     /// Replaces a session's report (`PUT`); returns it as listed.
@@ -49,17 +46,17 @@ extension ControlPlaneService {
         if let seq { reportSeqs[sid] = seq }
         questions = book
         await carryOut(asked)
-        let listing = listing(sid, report)
-        publishSession(sid, listing: listing)
+        // An archived session leaves the list: a removal event.
+        publishSession(sid, listing: SessionListing(sid: sid, report: report, downHosts: fleet.downHosts(at: now)))
         noteChange()
         noteWidgetChange()
-        return listing
+        return listing(sid, report)
     }
 
-    /// `report` as `GET /api/sessions` lists it now.
+    /// `report` as a `PUT` or `PATCH` answers it: as listed now, or, when archived (listed nowhere), idle.
     private func listing(_ sid: SessionID, _ report: SessionReport) -> SessionListing {
-        let isDown = fleet.downHosts(at: now).contains(report.host)
-        return SessionListing(sid: sid, report: report, displayState: DisplayState.resolve(report, isHostDown: isDown) ?? .idle)
+        SessionListing(sid: sid, report: report, downHosts: fleet.downHosts(at: now))
+            ?? SessionListing(sid: sid, report: report, displayState: .idle)
     }
 
     /// Removes a session at once (`DELETE`); a 404 when unknown.
@@ -94,9 +91,7 @@ extension ControlPlaneService {
             var sid: SessionID
             var deleted = true
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = listing.map { try? encoder.encode($0) } ?? (try? encoder.encode(Removed(sid: sid)))
+        let data = listing.map { try? WireJSON.encode($0) } ?? (try? WireJSON.encode(Removed(sid: sid)))
         events.publish("session", json: data ?? Data("{}".utf8))
     }
 

@@ -1,5 +1,6 @@
 import FleetCore
 import Foundation
+import HTTPTypes
 
 /// How an answer ended (`POST /api/questions/{id}/answer`).
 public enum QuestionAnswerOutcome: Hashable, Sendable {
@@ -164,9 +165,7 @@ extension ControlPlaneService {
     }
 
     private func publishQuestion(_ question: Question) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(question) else { return }
+        guard let data = try? WireJSON.encode(question) else { return }
         events.publish("question", json: data)
     }
 

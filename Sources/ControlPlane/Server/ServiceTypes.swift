@@ -22,6 +22,13 @@ public struct SessionListing: Hashable, Sendable, Encodable {
         self.displayState = displayState
     }
 
+    /// The one way a session is listed (`GET /api/sessions`, the `session` event, a `PUT`'s answer):
+    /// with the ladder's verdict given which hosts are down; nil for an archived session (listed nowhere).
+    public init?(sid: SessionID, report: SessionReport, downHosts: Set<HostID>) {
+        guard let state = DisplayState.resolve(report, isHostDown: downHosts.contains(report.host)) else { return nil }
+        self.init(sid: sid, report: report, displayState: state)
+    }
+
     enum CodingKeys: String, CodingKey { case sid, displayState }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,3 +1,5 @@
+import FleetCore
+
 /// The configuration `lfg serve --demo` runs the real server with: Live Activities on, a throwaway
 /// signing key, and every APNs URL pointing at the in-process stand-in, whatever the person's own
 /// environment says (a demo must never push to Apple or to a real phone).
@@ -29,7 +31,7 @@ public enum DemoEnvironment {
         environment["LFG_APNS_SANDBOX_URL"] = standInURL
         environment["LFG_APNS_PRODUCTION_URL"] = standInURL
         environment["LFG_APNS_CA_FILE"] = nil
-        environment["LFG_PUSH_PORT"] = String(port == 0 ? 8766 : port)
+        environment["LFG_PUSH_PORT"] = String(port == 0 ? DefaultPort.server : port)
         return environment
     }
 }

@@ -1,5 +1,6 @@
 import FleetCore
 import Foundation
+import HTTPTypes
 
 /// `PUT /api/devices/{deviceId}`: what the app tells the server about this install.
 public struct DeviceRegistration: Hashable, Sendable, Codable {
@@ -114,9 +115,7 @@ public enum ControlPlaneCall: Hashable, Sendable {
     /// The body as JSON bytes (keys sorted), or nil for a GET.
     public func encodedBody() throws -> Data? {
         guard let body else { return nil }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(body)
+        return try WireJSON.encode(body)
     }
 
     /// The kind of call, one word per endpoint (the simulator keys its tunnel's chances by it).

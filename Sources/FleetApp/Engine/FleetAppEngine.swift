@@ -1,5 +1,6 @@
 import FleetCore
 import Foundation
+import HTTPTypes
 
 /// The app's Live Activity side, wired: session model, controller, manager, ActivityKit and the server.
 ///
@@ -309,7 +310,7 @@ public final class FleetAppEngine {
         let owed = manager.endedReportsOwed
         guard owed != storedEndedReportsOwed else { return }
         storedEndedReportsOwed = owed
-        let text = owed.isEmpty ? nil : (try? JSONEncoder().encode(owed)).map { String(decoding: $0, as: UTF8.self) }
+        let text = owed.isEmpty ? nil : (try? WireJSON.encode(owed)).map { String(decoding: $0, as: UTF8.self) }
         storage.set(text, forKey: Self.endedReportsOwedKey)
     }
 }

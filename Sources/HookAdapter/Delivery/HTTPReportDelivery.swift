@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPTypes
 
 /// Delivers reports to the control plane: `PUT {url}/api/sessions/{sid}` with the bearer token.
 public struct HTTPReportDelivery: ReportDelivery {
@@ -17,7 +18,7 @@ public struct HTTPReportDelivery: ReportDelivery {
     public func deliver(_ report: SpooledReport, timeout: Double) async -> DeliveryOutcome {
         let body: Data
         do {
-            body = try JSONEncoder().encode(report.report)
+            body = try WireJSON.encode(report.report)
         } catch {
             return .rejected(status: 0)
         }

@@ -5,7 +5,7 @@ import FleetCore
 /// Read from the process environment, then `$LFG_HOME/.env` (the environment wins).
 public struct HookConfiguration: Hashable, Sendable {
     /// The control plane's default address.
-    public static let defaultURL = "http://127.0.0.1:8766"
+    public static let defaultURL = "http://127.0.0.1:\(DefaultPort.server)"
 
     /// `$LFG_HOME` (default `~/.lfg`).
     public var home: String

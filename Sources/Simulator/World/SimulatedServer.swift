@@ -8,7 +8,7 @@ import FleetCore
 /// a tick every `LFG_TICK_MS` and promptly after a change, and nothing at all while its push gate is shut.
 final class SimulatedServer {
     /// The canonical push port (`LFG_PUSH_PORT`).
-    static let pushPort = 8766
+    static let pushPort = DefaultPort.server
     /// How long a change waits for the rest of its burst (the service's coalesce window).
     static let coalesceWindow = 0.01
 

@@ -1,0 +1,18 @@
+import Foundation
+
+/// The one JSON encoding LFG writes: API responses and events, the app's request bodies, the hook's
+/// reports, APNs payloads, stored values and `lfg` output. Sorted keys, so the same value is the same
+/// bytes (tests and logs compare them), and slashes unescaped (paths and URLs read as written).
+public enum WireJSON {
+    /// A fresh encoder with the settings (JSONEncoder is not Sendable, so each caller gets its own).
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// `value` as JSON bytes.
+    public static func encode(_ value: some Encodable) throws -> Data {
+        try encoder().encode(value)
+    }
+}
