@@ -81,7 +81,6 @@ let package = Package(
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
                 "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
                 "Sealing",  // `lfg bench seal` only, until privacy mode seals alerts
-                "ControlPlaneTesting",  // `lfg bench serve` only; the server path never uses a fake
             ],
             swiftSettings: strict
         ),

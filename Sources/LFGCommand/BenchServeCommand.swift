@@ -1,5 +1,4 @@
 import ControlPlane
-import ControlPlaneTesting
 import FleetCore
 import Foundation
 import HTTPClient
@@ -70,8 +69,8 @@ public struct BenchServeCommand: Command {
         let home = NSTemporaryDirectory() + "lfg-bench-" + UUID().uuidString
         try HomeFiles.prepare(home)
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let left = Mutex<[ContinuousClock.Instant]>([])
-        let gateway = ScriptedPushGateway.answeringEverything(status: 200) { _ in left.withLock { $0.append(ContinuousClock.now) } }
+        let gateway = BenchPushGateway()
+        var departures = gateway.departures.makeAsyncIterator()
         let service = ControlPlaneService(.init(
             store: try SQLiteStore(path: home + "/" + HomeFiles.database), gateway: gateway,
             decisionLog: try DecisionLogFile(path: home + "/" + HomeFiles.decisionLog)))
@@ -85,7 +84,7 @@ public struct BenchServeCommand: Command {
         func send(_ method: String, _ path: String, _ body: String) async throws {
             let response = try await client.send(HTTPClientRequest(
                 method: method, url: "http://127.0.0.1:\(port)\(path)",
-                headers: [("Authorization", "Bearer \(token)")], body: Data(body.utf8)))
+                headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")], body: Data(body.utf8)))
             guard response.status == 200 else { throw CommandFailure("bench: \(path) answered \(response.status)") }
         }
         return try await withThrowingTaskGroup(of: Void.self) { group in
@@ -96,9 +95,15 @@ public struct BenchServeCommand: Command {
             var samples: [Double] = []
             for index in 0...reports {
                 let sent = ContinuousClock.now
-                try await send("PUT", "/api/sessions/bench", #"{"title":"step \#(index)","busy":true}"#)
-                try await gateway.waitForDeliveries(index + 1)
-                let leftAt = left.withLock { $0[index] }
+                // Each report is a new session asking for the person: a needs-you change, which the
+                // priority budget never delays (a routine step would wait out the 5 s coalescing window).
+                try await send(
+                    "PUT", "/api/sessions/bench-\(index)",
+                    #"{"title":"step \#(index)","prompt":{"kind":"permission","text":"Run it?"}}"#)
+                // One report, one push: the next departure is this report's.
+                guard let leftAt = await departures.next() else {
+                    throw CommandFailure("bench: the server stopped before the push for report \(index) left")
+                }
                 if index > 0 { samples.append(BenchServeFleet.milliseconds(leftAt - sent)) }  // the first warms up
             }
             samples.sort()
