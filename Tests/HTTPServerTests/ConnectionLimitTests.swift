@@ -43,6 +43,11 @@ import Glibc
         try await withServer(.init(port: 0, perClientConnectionLimit: 3)) { server, port in
             let held = try (0..<3).map { _ in try RawSocket.connected(port: port) }
             defer { for socket in held { close(socket) } }
+            // The cap counts connections the server has accepted: wait (bounded) until it holds all three,
+            // or the fourth may be accepted first and wait out the header deadline (seen once in 24 soak runs).
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.connectionCounts.open < 3, ContinuousClock.now < deadline { await Task.yield() }
+            try #require(server.connectionCounts.open == 3, "the server accepted the three held connections")
             let reply = try RawSocket.exchange(port: port, bytes: "")
             #expect(reply.hasPrefix("HTTP/1.1 503"), "reply: \(reply)")
             let body = try #require(reply.components(separatedBy: "\r\n\r\n").last)
