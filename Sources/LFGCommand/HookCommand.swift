@@ -55,6 +55,7 @@ public struct HookCommand: Command {
         if let problem = summary.problem { context.writeError("lfg hook: \(problem)\n") }
         for problem in configuration.answeringProblems { context.writeError("lfg hook: \(problem)\n") }
         for result in [summary.drain, summary.helped] {
+            for failure in result.markerFailures { context.writeError("lfg hook: could not update a delivery marker in LFG_HOME: \(failure)\n") }
             guard let reason = result.stoppedBecause, reason != .anotherProcessDelivers else { continue }
             context.writeError("lfg hook: \(Self.explain(reason, pending: result.remaining, configuration))\n")
         }

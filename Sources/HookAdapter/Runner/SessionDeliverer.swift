@@ -88,6 +88,11 @@ public struct SessionDeliverer: Sendable {
         record.taken = []
     }
 
+    /// Runs a marker write; a failure is kept in `result` for `lfg hook` to say, never dropped.
+    private func noteFailure(in result: inout SpoolDrainer.Result, _ write: () throws -> Void) {
+        do { try write() } catch { result.markerFailures.append("\(error)") }
+    }
+
     /// Delivers the outbox oldest first; returns why it stopped early, or nil when it emptied it.
     func send(_ record: inout SessionRecord, deadline: HookDeadline, result: inout SpoolDrainer.Result) async -> DeliveryStop? {
         guard !record.outbox.isEmpty else { return nil }
@@ -107,18 +112,18 @@ public struct SessionDeliverer: Sendable {
             case .failed(let reason): stop = .failed(reason)
             case .timedOut(let reason):
                 stop = .failed(reason)
-                if let now { files.pause(until: now + SpoolDrainer.slowServerPause) }
+                if let now { noteFailure(in: &result) { try files.pause(until: now + SpoolDrainer.slowServerPause) } }
             case .unauthorized:
                 stop = .unauthorized
-                // Best effort: a marker that could not be written costs one more 401 next call.
-                if let tokenFingerprint { try? files.setRefusedToken(tokenFingerprint) }
+                // A marker that could not be written costs one more 401 next call: counted and said, not fatal.
+                if let tokenFingerprint { noteFailure(in: &result) { try files.setRefusedToken(tokenFingerprint) } }
             }
             if stop != nil { break }
             record.outbox.removeFirst()
         }
         if result.delivered + result.rejected > 0 {
-            files.pause(until: nil)
-            if files.refusedToken() != nil { try? files.setRefusedToken(nil) }
+            noteFailure(in: &result) { try files.pause(until: nil) }
+            if files.refusedToken() != nil { noteFailure(in: &result) { try files.setRefusedToken(nil) } }
         }
         return stop
     }

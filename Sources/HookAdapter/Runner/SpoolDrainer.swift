@@ -15,6 +15,8 @@ public enum SpoolDrainer {
         public var remaining = 0
         /// Why it stopped early, when it did.
         public var stoppedBecause: DeliveryStop?
+        /// Why a pause or refused-token marker could not be written or cleared (`lfg hook` says each on stderr).
+        public var markerFailures: [String] = []
 
         public init() {}
 
@@ -23,6 +25,7 @@ public enum SpoolDrainer {
             rejected += other.rejected
             remaining += other.remaining
             stoppedBecause = stoppedBecause ?? other.stoppedBecause
+            markerFailures += other.markerFailures
         }
     }
 

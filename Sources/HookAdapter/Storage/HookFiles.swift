@@ -96,13 +96,14 @@ public struct HookFiles: Sendable {
         return UnixTime(String(decoding: data, as: UTF8.self).trimmingWhitespace())
     }
 
-    /// Sets (or with nil, clears) the pause; best effort, since a lost pause only costs one timeout.
-    func pause(until time: UnixTime?) {
+    /// Sets (or with nil, clears) the pause. Throws when the marker cannot be written or removed: the
+    /// caller counts it (a lost pause costs one more timeout per hook, so it must not go unnoticed).
+    func pause(until time: UnixTime?) throws {
         guard let time else {
-            try? FileManager.default.removeItem(at: pauseFile)
+            if FileManager.default.fileExists(atPath: pauseFile.path) { try FileManager.default.removeItem(at: pauseFile) }
             return
         }
-        try? Self.writeAtomically(Data(String(time).utf8), to: pauseFile)
+        try Self.writeAtomically(Data(String(time).utf8), to: pauseFile)
     }
 
     /// The fingerprint of the token the server last refused, or nil.
