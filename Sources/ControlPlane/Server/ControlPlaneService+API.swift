@@ -86,7 +86,7 @@ extension ControlPlaneService {
         noteChange()
     }
 
-    private func publishSession(_ sid: SessionID, listing: SessionListing?) {
+    func publishSession(_ sid: SessionID, listing: SessionListing?) {
         struct Removed: Encodable {
             var sid: SessionID
             var deleted = true
@@ -124,6 +124,7 @@ extension ControlPlaneService {
     }
 
     func handle(_ events: [WatcherEvent]) async throws(ServiceError) {
+        if try await queueForOwner(events) { return }
         await acquire()
         let outgoing: Outgoing
         do { outgoing = try await apply(events) } catch {

@@ -28,6 +28,13 @@ public actor ControlPlaneService {
         public var questionNotifier: (any QuestionNotifier)?
         /// Seconds until a question whose prompt gives no `expiresAt` expires (`LFG_QUESTION_TTL_S`).
         public var questionLifetime: Double
+        /// Several instances on one database (contract 8.4): the leases, inbox and notifications; nil
+        /// when this instance is the only one (SQLite, tests), which then drives every device.
+        public var coordinator: (any FleetCoordinator)? = nil
+        /// How long a lease lasts past its last renewal (seconds): the takeover time after a kill -9.
+        public var leaseTTL: Double = 3
+        /// How often leases are renewed and free devices claimed.
+        public var leaseInterval: Duration = .seconds(1)
 
         public init(
             store: any Store, gateway: any PushGateway, decisionLog: any DecisionLogSink,
@@ -75,6 +82,8 @@ public actor ControlPlaneService {
     var widgetThrottle = WidgetReloadThrottle()
     var widgetOutbox: [QuestionPush.Target] = []
     let questionOutboxSignal = ChangeSignal()
+    /// The devices this instance drives and how fresh its leases are (several instances on one database).
+    var coordination = CoordinationState()
     private var isBusy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -102,7 +111,12 @@ public actor ControlPlaneService {
     public func start() async throws(StoreError) {
         await acquire()
         defer { release() }
-        let contents = try await dependencies.store.load()
+        var contents = try await dependencies.store.load()
+        // With other instances, devices arrive one by one as their leases are won.
+        if dependencies.coordinator != nil {
+            contents.devices = [:]
+            contents.retiredChannels = []
+        }
         fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts)
         _ = try await apply([
             .loaded(devices: contents.devices, since: contents.since, retiredChannels: contents.retiredChannels, at: now)
@@ -143,6 +157,7 @@ public actor ControlPlaneService {
                 }
             }
         }
+        if dependencies.coordinator != nil { allWrites = allWrites.map(scopedToHeldDevices) }
         if !allWrites.isEmpty { try await dependencies.store.commit(allWrites) }
         watcher = next
         await record(lines)
@@ -191,7 +206,7 @@ public actor ControlPlaneService {
     public func tick() async {
         await expireQuestions()
         sendOwedWidgetReloads()
-        guard pushGateReason == nil else { return }
+        guard pushGateReason == nil, holdsFreshLeases else { return }
         await acquire()
         let outgoing: Outgoing
         do {
@@ -211,6 +226,10 @@ public actor ControlPlaneService {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.sendHeartbeats() }
             group.addTask { await self.runQuestionPushes() }
+            if let coordinator = dependencies.coordinator {
+                group.addTask { await self.runLeaseRounds() }
+                group.addTask { await self.runNotices(coordinator) }
+            }
             await runTicks()
             group.cancelAll()
         }
