@@ -16,6 +16,8 @@ public struct ServerConfig: Hashable, Sendable {
     /// `LFG_NO_NEWS_AFTER_S`: a busy session silent this long (its host up) reads as "no news" (``SilenceRule``).
     public var noNewsAfterSeconds: Int = Int(SilenceRule.defaultSeconds)
     public var apns: APNsSettings
+    /// `LFG_DATABASE_URL` (contract 8.4): a `postgres://` URL selects PostgreSQL instead of `$LFG_HOME/lfg.sqlite`.
+    public var databaseURL: String?
     /// Every variable as read (process environment over `.env`), for adapters that read their own.
     public var values: [String: String]
 
@@ -83,6 +85,14 @@ public struct ServerConfig: Hashable, Sendable {
                 productionURL: value("LFG_APNS_PRODUCTION_URL") ?? "https://api.push.apple.com",
                 caFile: value("LFG_APNS_CA_FILE")),
             values: values)
+        if let url = value("LFG_DATABASE_URL") {
+            guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+                throw ConfigError(
+                    variable: "LFG_DATABASE_URL",
+                    message: "must be a postgres:// or postgresql:// URL (unset it to use $LFG_HOME/lfg.sqlite)")
+            }
+            config.databaseURL = url
+        }
         config.questionLifetimeSeconds = try integer(
             "LFG_QUESTION_TTL_S", default: defaultQuestionLifetimeSeconds, in: 1...86_400)
         config.noNewsAfterSeconds = try integer("LFG_NO_NEWS_AFTER_S", default: Int(SilenceRule.defaultSeconds), in: 10...86_400)
