@@ -185,8 +185,14 @@ extension ControlPlaneService {
                 let (contents, revision) = try await coordinator.loadFleet()
                 await acquire()
                 let before = fleet
-                // The revision moves on, or the watcher would take the new fleet for the one it reduced last.
-                fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts, revision: before.revision &+ 1)
+                // Changed as if reported here: the revision moves on and a changed session counts as heard now
+                // (the silence rule), while an unchanged one keeps when it was last heard.
+                let heardAt = now
+                for (sid, report) in contents.sessions where before.sessions[sid] != report {
+                    fleet.put(sid, report, heardAt: heardAt)
+                }
+                for sid in before.sessions.keys where contents.sessions[sid] == nil { fleet.remove(sid) }
+                for (host, heartbeat) in contents.hosts where before.hosts[host] != heartbeat { fleet.heartbeat(host, heartbeat) }
                 coordination.fleetRevision = revision
                 release()
                 publishChanges(from: before.sessions, to: contents.sessions)
