@@ -53,6 +53,7 @@ final class Phone {
             servers: servers.map { ServerProfile(name: $0, baseURL: "https://\($0).example:8766", bearerToken: "t") },
             defaultServerName: servers[0])
         configuration.requestsChannelCards = simulation.ios.supportsChannels
+        configuration.cardStaleAfter = simulation.staleAfter
         rig = FleetAppTesting.SimulatedPhone(
             configuration: configuration, clock: simulation.clock.phoneClock,
             behaviour: InMemoryActivityHost.Behaviour(
