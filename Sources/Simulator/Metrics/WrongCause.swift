@@ -11,7 +11,11 @@ enum WrongCause: String, CaseIterable, Sendable {
     /// Back online less than ``afterOutageWindow`` ago: what APNs stored and what the server sends next
     /// are on their way.
     case afterOutage = "after-outage"
-    /// Something is active and no card is visible: a start is held, refused by iOS, vetoed, or on its way.
+    /// Something is active, no card is visible, and a pushing server believes one is live: APNs answered
+    /// 200 to its start and the start never made a card (dropped after acceptance, refused by iOS over
+    /// budget). Broadcast channels give no per-device answer, so no server can tell.
+    case startLost = "start-lost"
+    /// Something is active and no card is visible: a start is held, vetoed, or on its way.
     case noCard = "no-card"
     /// More than one card is visible.
     case severalCards = "several-cards"
@@ -20,6 +24,9 @@ enum WrongCause: String, CaseIterable, Sendable {
     /// The card can be addressed by nobody: its token never reached a pushing server, or its channel is
     /// gone (a start not adopted).
     case notAdopted = "start-not-adopted"
+    /// The card is right but for a row's `since`, more than a minute off: the writers saw the state change
+    /// late (a session that changed while its host was down is dated from when the host came back).
+    case sinceDrift = "since-drift"
     /// The truth changed less than ``catchUpWindow`` ago: the push carrying it is in flight (APNs latency,
     /// opportunistic priority-5 delivery, the routine coalescing interval).
     case inFlight = "push-in-flight"
@@ -39,11 +46,17 @@ enum WrongCause: String, CaseIterable, Sendable {
         let now = simulation.now
         if !phone.isOnline { return .offline }
         if let back = phone.reconnectedAt, now - back < afterOutageWindow { return .afterOutage }
-        if cards.isEmpty, truth.activeTotal > 0 { return .noCard }
+        if cards.isEmpty, truth.activeTotal > 0 {
+            let believed = simulation.servers.contains { $0.believesCardLive(on: phone.device, in: simulation) }
+            return believed ? .startLost : .noCard
+        }
         if cards.count > 1 { return .severalCards }
         if !phone.held.isEmpty { return .budgetHeld }
         if cards.contains(where: { !MetricsRecorder.isAddressable($0, on: phone, simulation) }) { return .notAdopted }
         if now - truthChangedAt < catchUpWindow { return .inFlight }
+        if cards.count == 1, CardCorrectness.matchesIgnoringSince(cards[0].content, truth.contentState) {
+            return .sinceDrift
+        }
         return .other
     }
 }
