@@ -55,7 +55,7 @@ final class Phone {
         configuration.requestsChannelCards = simulation.ios.supportsChannels
         configuration.cardStaleAfter = simulation.staleAfter
         rig = FleetAppTesting.SimulatedPhone(
-            configuration: configuration, clock: simulation.clock.phoneClock,
+            configuration: configuration, clock: simulation.clock.wallClock,
             behaviour: InMemoryActivityHost.Behaviour(
                 tokenLatency: simulation.environment.tokenMintDelay, supportsChannels: simulation.ios.supportsChannels),
             installID: UInt32(index + 1), guards: simulation.guards)
