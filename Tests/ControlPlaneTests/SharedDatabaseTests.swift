@@ -84,7 +84,8 @@ struct SharedDatabaseTests {
         // The /ended queued for the killed owner was not lost.
         let history = try await world.call(2, "GET", "/api/push/live-activity/history?deviceId=phone-3")
         let records = try #require(history["history"] as? [[String: Any]])
-        #expect(records.first?["endReason"] as? String == "clientEnded")
+        // (A session that appeared after it may since have started a new card there: that one is newer.)
+        #expect(records.contains { $0["endReason"] as? String == "clientEnded" }, "phone-3's history: \(records)")
         let sessions = try await world.call(2, "GET", "/api/sessions")
         #expect((sessions["sessions"] as? [[String: Any]])?.compactMap { $0["sid"] as? String }.sorted() == (0...8).map { "s\($0)" })
 

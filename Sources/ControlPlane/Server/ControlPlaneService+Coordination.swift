@@ -80,10 +80,13 @@ extension ControlPlaneService {
             return
         }
         coordination.toShed.subtract(shedding)
+        metrics.leasesShed += shedding.count
+        metrics.leasesGained += round.gained.count
         coordination.leasesValidUntil = startedAt + dependencies.leaseTTL * Self.leaseTrust
         // New devices claimed by their first registration while the round ran are held, whatever it read.
         let claimedMeanwhile = coordination.held.subtracting(heldBefore)
         let lost = heldBefore.subtracting(shedding).subtracting(round.held)
+        metrics.leasesLost += lost.count
         if !lost.isEmpty {
             await acquire()
             watcher.releaseDevices(lost)
@@ -222,6 +225,7 @@ extension ControlPlaneService {
         do {
             if try await coordinator.claimNew(deviceId, ttl: dependencies.leaseTTL) {
                 coordination.held.insert(deviceId)
+                metrics.leasesGained += 1
                 return false
             }
             try await coordinator.post(events.compactMap(DeviceInboxEvent.init))

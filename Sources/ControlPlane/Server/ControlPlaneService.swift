@@ -84,11 +84,16 @@ public actor ControlPlaneService {
     let questionOutboxSignal = ChangeSignal()
     /// The devices this instance drives and how fresh its leases are (several instances on one database).
     var coordination = CoordinationState()
+    /// What `GET /metrics` reports.
+    var metrics = ServiceMetrics()
+    let commitTimes = TimedStore.CommitTimes()
     private var isBusy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     /// - Parameter gate: whether pushing is allowed; nil means allowed (tests, the simulator).
     public init(_ dependencies: Dependencies, gate: PushGate? = nil, recentLog: [String] = []) {
+        var dependencies = dependencies
+        dependencies.store = TimedStore(base: dependencies.store, clock: dependencies.clock, commits: commitTimes)
         self.dependencies = dependencies
         self.watcher = Watcher(guards: dependencies.guards, policy: dependencies.policy)
         self.questions = QuestionBook(defaultLifetime: dependencies.questionLifetime)
@@ -182,6 +187,7 @@ public actor ControlPlaneService {
         var outgoing = first
         while !outgoing.isEmpty {
             let answers = await dependencies.gateway.carryOut(outgoing, now: { self.dependencies.wallClock.now })
+            metrics.countPushes(answers)
             await acquire()
             do {
                 outgoing = try await apply(answers)
@@ -209,6 +215,9 @@ public actor ControlPlaneService {
         guard pushGateReason == nil, holdsFreshLeases else { return }
         await acquire()
         let outgoing: Outgoing
+        // Real elapsed time, for the operator's figure only (nothing decides on it).
+        let tickStarted = ContinuousClock.now
+        defer { metrics.tickSeconds.record(ContinuousClock.now - tickStarted) }
         do {
             outgoing = try await apply([.ticked(fleet, at: now)])
         } catch {
