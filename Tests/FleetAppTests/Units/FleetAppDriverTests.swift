@@ -31,7 +31,8 @@ actor RecordingControlPlaneClient: ControlPlaneClient {
         let configuration = AppConfiguration(
             deviceID: "phone-1", environment: .production, servers: [PhoneHarness.home], defaultServerName: "home")
         let driver = FleetAppDriver(
-            configuration: configuration, host: host, client: client, storage: InMemoryKeyValueStorage(),
+            configuration: configuration, host: host, alerts: InMemoryAlertCenter(), client: client,
+            storage: InMemoryKeyValueStorage(),
             phoneClock: clock.phoneClock, sleeper: ContinuousClock())
 
         driver.launch()
