@@ -76,7 +76,8 @@ import Testing
         let cookieHeader = cookies.joined(separator: "; ")
 
         let snapshot = await router.respond(to: HTTPRequest(method: "GET", path: "/dashboard/snapshot", headers: ["Cookie": cookieHeader]))
-        let listed = try #require(try JSONSerialization.jsonObject(with: try #require(snapshot.bodyData)) as? [String: Any])
+        let snapshotBody = try #require(snapshot.bodyData)
+        let listed = try #require(try JSONSerialization.jsonObject(with: snapshotBody) as? [String: Any])
         #expect((listed["questions"] as? [[String: Any]])?.map { $0["id"] as? String } == ["q-1"])
 
         func answer(_ text: String, csrf: String?) async -> HTTPResponse {

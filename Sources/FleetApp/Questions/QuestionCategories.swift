@@ -6,6 +6,11 @@ public struct NotificationActionDescription: Hashable, Sendable {
     public struct TextInput: Hashable, Sendable {
         public var buttonTitle: String
         public var placeholder: String
+
+        public init(buttonTitle: String, placeholder: String) {
+            self.buttonTitle = buttonTitle
+            self.placeholder = placeholder
+        }
     }
 
     public var identifier: String
@@ -14,12 +19,24 @@ public struct NotificationActionDescription: Hashable, Sendable {
     public var isDestructive: Bool
     /// Set for the text-input action only.
     public var textInput: TextInput?
+
+    public init(identifier: String, title: String, isDestructive: Bool, textInput: TextInput? = nil) {
+        self.identifier = identifier
+        self.title = title
+        self.isDestructive = isDestructive
+        self.textInput = textInput
+    }
 }
 
 /// One notification category: an identifier and its actions, in order.
 public struct NotificationCategoryDescription: Hashable, Sendable {
     public var identifier: String
     public var actions: [NotificationActionDescription]
+
+    public init(identifier: String, actions: [NotificationActionDescription]) {
+        self.identifier = identifier
+        self.actions = actions
+    }
 }
 
 /// The notification categories of question alerts (contract 8.2: `aps.category` is one per kind) and the

@@ -4,7 +4,8 @@ import FleetApp
 import FleetCore
 
 /// How an answer from the card reaches the app's engine: the app registers one at launch
-/// (`AppDependencyManager.shared.add(dependency: CardAnswerRoute { ... })`) and the intent looks it up.
+/// (`AppDependencyManager.shared.add(dependency: CardAnswerRoute { ... })`) and the intent resolves it
+/// (`@AppDependency`).
 public struct CardAnswerRoute: Sendable {
     /// Posts the answer (through ``FleetAppDriver/answerQuestion(_:with:sid:)``) and returns once the
     /// call is done, so iOS keeps the process alive until the answer is out.
@@ -25,7 +26,7 @@ public struct AnswerQuestionIntent: LiveActivityIntent {
     @Parameter(title: "Session") public var sid: String
     @Parameter(title: "Answer") public var answer: String
 
-    @Dependency var route: CardAnswerRoute
+    @AppDependency var route: CardAnswerRoute
 
     public init() {}
 

@@ -63,14 +63,11 @@ public enum QuestionPushHandling {
         driver.alertTokenIssued(PushToken(bytes: deviceToken))
     }
 
-    /// A background push; returns what to hand iOS's completion handler.
-    public static func backgroundPushReceived(_ userInfo: [AnyHashable: Any], driver: FleetAppDriver) async
-        -> UIBackgroundFetchResult
-    {
-        guard let payload = QuestionNotificationDelegate.json(userInfo), driver.backgroundPushReceived(payload) else {
-            return .noData
-        }
-        return .newData
+    /// A background push; returns whether it was a question's withdrawal (`.newData` for iOS's completion
+    /// handler), false for any other push (`.noData`).
+    public static func backgroundPushReceived(_ userInfo: [AnyHashable: Any], driver: FleetAppDriver) -> Bool {
+        guard let payload = QuestionNotificationDelegate.json(userInfo) else { return false }
+        return driver.backgroundPushReceived(payload)
     }
 }
 #endif
