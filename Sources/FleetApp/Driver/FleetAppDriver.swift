@@ -13,7 +13,7 @@ public final class FleetAppDriver {
     public let engine: FleetAppEngine
     let outbox = InMemoryControlPlaneOutbox()
     let client: any ControlPlaneClient
-    let phoneClock: PhoneClock
+    let phoneClock: WallClock
     let sleeper: any Clock<Duration>
     var callTasks: [CallID: Task<Void, Never>] = [:]
     var timerTask: Task<Void, Never>?
@@ -21,7 +21,7 @@ public final class FleetAppDriver {
 
     public init(
         configuration: AppConfiguration, host: any ActivityHost, alerts: any AlertCenter, client: any ControlPlaneClient,
-        storage: any KeyValueStorage, phoneClock: PhoneClock, sleeper: any Clock<Duration>, guards: GuardSet = .all
+        storage: any KeyValueStorage, phoneClock: WallClock, sleeper: any Clock<Duration>, guards: GuardSet = .all
     ) {
         self.client = client
         self.phoneClock = phoneClock

@@ -33,7 +33,7 @@ import Testing
                 SimulatedPhone(
                     configuration: AppConfiguration(
                         deviceID: name, environment: .sandbox, servers: [server], defaultServerName: "home"),
-                    clock: clock.phoneClock)
+                    clock: clock.wallClock)
             }
         }
 
