@@ -68,6 +68,9 @@ public final class FleetAppDriver {
         return link
     }
 
+    /// A question arrived on the live connection; a settled one's alert is removed.
+    public func questionStreamed(_ question: Question) { drive { $0.questionStreamed(question) } }
+
     /// A background push's JSON; returns whether it was a `question.updated` push (its alert is removed).
     public func backgroundPushReceived(_ payload: Data) -> Bool {
         var handled = false

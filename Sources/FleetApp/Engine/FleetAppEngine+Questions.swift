@@ -67,6 +67,13 @@ extension FleetAppEngine {
         return true
     }
 
+    /// The live connection streamed a question (a `question` event): one no longer pending loses its
+    /// delivered alert at once, before (or without) the background push that says the same.
+    public func questionStreamed(_ question: Question) {
+        guard question.state != .pending else { return }
+        carryOut(answerer.questionSettled(question.id))
+    }
+
     func questionPosted(_ id: QuestionID, _ result: Result<ControlPlaneReply, ControlPlaneError>) {
         let outcome: Result<Question, ControlPlaneError>
         switch result {

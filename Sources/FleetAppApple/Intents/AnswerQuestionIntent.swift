@@ -12,6 +12,16 @@ public struct CardAnswerRoute: Sendable {
     public let answer: @Sendable (QuestionID, String, SessionID) async -> Void
 
     public init(answer: @escaping @Sendable (QuestionID, String, SessionID) async -> Void) { self.answer = answer }
+
+    /// Registers, for every ``AnswerQuestionIntent``, the route through `driver`: call once at launch.
+    @MainActor
+    public static func register(driver: FleetAppDriver) {
+        let route = CardAnswerRoute { id, answer, sid in
+            await driver.answerQuestion(id, with: answer, sid: sid)
+            await driver.waitForCalls()
+        }
+        AppDependencyManager.shared.add(dependency: route)
+    }
 }
 
 /// A button on the fleet card's Lock Screen that answers its confirm question (Allow / Deny) without

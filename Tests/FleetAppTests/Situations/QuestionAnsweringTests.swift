@@ -113,6 +113,23 @@ import Testing
         #expect(phone.alerts.notices.isEmpty)
     }
 
+    @Test("A question streamed on the live connection: pending keeps its alert, settled removes it")
+    func streamedQuestion() async throws {
+        let rig = try await Rig(phones: ["phone-1"])
+        let phone = rig.phones[0]
+        _ = await rig.call("PUT", "/api/sessions/s", #"{"title":"Deploy","busy":true,"prompt":{"id":"q-1","kind":"permission","text":"Deploy?"}}"#)
+        phone.launch(inForeground: true)
+        await rig.deliverCalls()
+        let pending = try await rig.question("q-1")
+        phone.alerts.deliver(QuestionAlert(pending), title: "Deploy", body: "Deploy?")
+        phone.app?.questionStreamed(pending)
+        #expect(phone.alerts.delivered.map(\.identifier) == ["q-1"])
+        _ = await rig.call("PUT", "/api/sessions/s", #"{"title":"Deploy","busy":true}"#)
+        phone.app?.questionStreamed(try await rig.question("q-1"))
+        #expect(phone.alerts.delivered.isEmpty)
+        #expect(phone.alerts.removals == ["q-1"])
+    }
+
     @Test("Two phones answer at once: one wins, the other is told who was first and does not retry")
     func twoPhonesAtOnce() async throws {
         let rig = try await Rig(phones: ["phone-1", "phone-2"])
