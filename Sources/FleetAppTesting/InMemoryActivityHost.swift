@@ -96,7 +96,7 @@ public final class InMemoryActivityHost: ActivityHost {
     }
 
     public let behaviour: Behaviour
-    let clock: PhoneClock
+    let clock: WallClock
     let installTag: String
     var cards: [Card] = []
     var queue: [Scheduled] = []
@@ -117,7 +117,7 @@ public final class InMemoryActivityHost: ActivityHost {
     public internal(set) var commands: [Command] = []
 
     /// A simulated iOS for one install; `installID` keeps ids and tokens of different phones apart.
-    public init(clock: PhoneClock, behaviour: Behaviour = Behaviour(), installID: UInt32 = 1) {
+    public init(clock: WallClock, behaviour: Behaviour = Behaviour(), installID: UInt32 = 1) {
         self.clock = clock
         self.behaviour = behaviour
         installTag = Self.hex(UInt64(installID), width: 8)

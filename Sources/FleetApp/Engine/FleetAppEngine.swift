@@ -30,7 +30,7 @@ public final class FleetAppEngine {
     let host: any ActivityHost
     let outbox: any ControlPlaneOutbox
     let storage: any KeyValueStorage
-    let clock: PhoneClock
+    let clock: WallClock
     var callCounter = 0
     var inFlight: [CallID: (server: ServerProfile, call: ControlPlaneCall)] = [:]
     var fetchOrdering = LiveFetchOrdering<(inout SessionModel) -> Void>()
@@ -46,7 +46,7 @@ public final class FleetAppEngine {
 
     public init(
         configuration: AppConfiguration, host: any ActivityHost, outbox: any ControlPlaneOutbox,
-        storage: any KeyValueStorage, clock: PhoneClock, guards: GuardSet = .all, endGate: EndGate = EndGate(),
+        storage: any KeyValueStorage, clock: WallClock, guards: GuardSet = .all, endGate: EndGate = EndGate(),
         backoff: RegistrationBackoff = RegistrationBackoff(), firstCallID: CallID = 1
     ) {
         callCounter = firstCallID - 1

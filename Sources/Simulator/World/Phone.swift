@@ -52,7 +52,7 @@ final class Phone {
             defaultServerName: servers[0])
         configuration.requestsChannelCards = simulation.ios.supportsChannels
         rig = FleetAppTesting.SimulatedPhone(
-            configuration: configuration, clock: simulation.clock.phoneClock,
+            configuration: configuration, clock: simulation.clock.wallClock,
             behaviour: InMemoryActivityHost.Behaviour(
                 tokenLatency: simulation.environment.tokenMintDelay, supportsChannels: simulation.ios.supportsChannels),
             installID: UInt32(index + 1), guards: simulation.guards)
