@@ -18,7 +18,7 @@ public final class LiveConnectionDriver {
 
     let fleet: FleetAppDriver
     let transport: any EventStreamTransport
-    let phoneClock: PhoneClock
+    let phoneClock: WallClock
     let sleeper: any Clock<Duration>
     var parser = ServerSentEventParser()
     var generation = 0
@@ -27,7 +27,7 @@ public final class LiveConnectionDriver {
     var timerDue: UnixTime?
 
     public init(
-        fleet: FleetAppDriver, transport: any EventStreamTransport, phoneClock: PhoneClock,
+        fleet: FleetAppDriver, transport: any EventStreamTransport, phoneClock: WallClock,
         sleeper: any Clock<Duration>, policy: LiveConnectionPolicy = LiveConnectionPolicy()
     ) {
         self.fleet = fleet

@@ -52,20 +52,20 @@ import Testing
         let http = HTTPClient()
         let profile = ServerProfile(name: "home", baseURL: live.baseURL, bearerToken: Self.bearer)
         let clock = VirtualClock()
-        let host = InMemoryActivityHost(clock: clock.phoneClock)
+        let host = InMemoryActivityHost(clock: clock.wallClock)
         host.appLaunched(inForeground: true)
         let fleet = FleetAppDriver(
             configuration: AppConfiguration(
                 deviceID: "phone-1", environment: .sandbox, servers: [profile], defaultServerName: "home"),
             host: host, client: HTTPClientControlPlaneClient(client: http), storage: InMemoryKeyValueStorage(),
-            phoneClock: clock.phoneClock, sleeper: ContinuousClock())
+            phoneClock: clock.wallClock, sleeper: ContinuousClock())
         // No timer may fire during the test: every change below must come from the stream or its end.
         var policy = LiveConnectionPolicy()
         policy.reconnectFirst = 3_600
         policy.fallbackFetchInterval = 3_600
         policy.silenceLimit = 3_600
         let connection = LiveConnectionDriver(
-            fleet: fleet, transport: HTTPClientEventStream(client: http), phoneClock: clock.phoneClock,
+            fleet: fleet, transport: HTTPClientEventStream(client: http), phoneClock: clock.wallClock,
             sleeper: ContinuousClock(), policy: policy)
         let statuses = Inbox<ConnectionStatus>()
         connection.onStatusChange = { statuses.yield($0) }
