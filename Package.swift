@@ -30,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
 
@@ -68,7 +69,11 @@ let package = Package(
         // MARK: tools
         .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "FleetAppTesting", "APNs"], swiftSettings: strict),
         .target(name: "Diagnosis", dependencies: ["FleetCore"], swiftSettings: strict),
-        .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes"], swiftSettings: strict),
+        .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes", "QRCode"], swiftSettings: strict),
+        // QR codes (the pairing link) by libqrencode, drawn for a terminal, as SVG and as PNG.
+        .target(name: "QRCode", dependencies: ["CQREncode"], swiftSettings: strict),
+        // Reads a drawn code back with zbarimg: tests only.
+        .target(name: "QRCodeTesting", dependencies: ["QRCode", "AsyncTesting"], swiftSettings: strict),
         .target(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
             swiftSettings: strict),
@@ -81,6 +86,7 @@ let package = Package(
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
                 "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
                 "Sealing",  // `lfg bench seal` only, until privacy mode seals alerts
+                "QRCode",
             ],
             swiftSettings: strict
         ),
@@ -100,7 +106,7 @@ let package = Package(
             name: "ControlPlaneTests",
             dependencies: [
                 "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "HTTPServer", "HTTPClient", "APNs",
-                "APNsMock", "ES256OpenSSL", "LFGCommand",
+                "APNsMock", "ES256OpenSSL", "LFGCommand", "FleetApp", "FleetAppTesting", "QRCode", "QRCodeTesting",
             ],
             swiftSettings: strict
         ),
@@ -121,6 +127,7 @@ let package = Package(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "QRCodeTesting"], swiftSettings: strict),
         .testTarget(
             name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer"],
             swiftSettings: strict),

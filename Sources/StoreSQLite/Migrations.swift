@@ -48,6 +48,15 @@ enum Migrations {
             ALTER TABLE retired_channels ADD COLUMN hold_until REAL;
             """
         ),
+        (
+            // Paired devices (issue 16): the credential's hash only, never the secret.
+            "005_device_credentials",
+            """
+            CREATE TABLE device_credentials (
+                id TEXT PRIMARY KEY NOT NULL, secret_hash TEXT NOT NULL, name TEXT NOT NULL, device_id TEXT,
+                created_at REAL NOT NULL, revoked_at REAL);
+            """
+        ),
     ]
 
     /// Applies every migration not yet recorded, each in its own transaction.

@@ -73,6 +73,14 @@ public actor SQLiteStore: Store {
             let question = try Self.decode(Question.self, row.text(0), decoder)
             contents.questions[question.id] = question
         }
+        try connection.statement(
+            "SELECT id, secret_hash, name, device_id, created_at, revoked_at FROM device_credentials"
+        ).run { row in
+            let record = DeviceCredentialRecord(
+                id: DeviceCredentialID(row.text(0)), secretHash: row.text(1), name: row.text(2),
+                deviceId: row.optionalText(3).map { DeviceID($0) }, createdAt: row.real(4), revokedAt: row.optionalReal(5))
+            contents.deviceCredentials[record.id] = record
+        }
         return contents
     }
 
@@ -146,6 +154,15 @@ public actor SQLiteStore: Store {
         case .deleteQuestions(let ids):
             let statement = try connection.statement("DELETE FROM questions WHERE id = ?1")
             for id in ids { try statement.run([.text(id.rawValue)]) }
+        case .putDeviceCredential(let record):
+            try connection.statement(
+                "INSERT OR REPLACE INTO device_credentials (id, secret_hash, name, device_id, created_at, revoked_at) "
+                    + "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+            ).run([
+                .text(record.id.rawValue), .text(record.secretHash), .text(record.name),
+                record.deviceId.map { .text($0.rawValue) } ?? .null, .real(record.createdAt),
+                record.revokedAt.map { .real($0) } ?? .null,
+            ])
         }
     }
 

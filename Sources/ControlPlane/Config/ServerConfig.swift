@@ -13,6 +13,9 @@ public struct ServerConfig: Hashable, Sendable {
     public var staleAfterSeconds: Int
     /// `LFG_QUESTION_TTL_S`: seconds until a question whose prompt gives no `expiresAt` expires.
     public var questionLifetimeSeconds: Int = defaultQuestionLifetimeSeconds
+    /// `LFG_PUBLIC_URL`: the base URL a phone reaches this server at (e.g. `https://mac.example.ts.net:8766`),
+    /// carried by pairing links; nil: the address `lfg serve` listens on.
+    public var publicURL: String?
     public var apns: APNsSettings
     /// Every variable as read (process environment over `.env`), for adapters that read their own.
     public var values: [String: String]
@@ -79,6 +82,11 @@ public struct ServerConfig: Hashable, Sendable {
             values: values)
         config.questionLifetimeSeconds = try integer(
             "LFG_QUESTION_TTL_S", default: defaultQuestionLifetimeSeconds, in: 1...86_400)
+        if let url = value("LFG_PUBLIC_URL") {
+            do { config.publicURL = try PairingLink(parsing: PairingLink(server: url, code: "check").text).server } catch {
+                throw ConfigError(variable: "LFG_PUBLIC_URL", message: "must be http:// or https:// and a host, as a phone reaches this server, not '\(url)'")
+            }
+        }
         return config
     }
 }

@@ -70,7 +70,7 @@ extension APIRouter {
                     return ok
                 }
             },
-        ] + deviceRoutes(service) + liveActivityRoutes(service) + questionRoutes(service)
+        ] + deviceRoutes(service) + liveActivityRoutes(service) + questionRoutes(service) + pairingRoutes(service)
     }
 
     static func liveActivityRoutes(_ service: ControlPlaneService) -> [Route] {
