@@ -29,6 +29,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
@@ -57,7 +58,11 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["HTTPTypes", "CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["HTTPTypes", "CCurl", "CCurlShims"], swiftSettings: strict),
         .target(name: "ControlPlane", dependencies: ["FleetCore", "APNs", "HTTPTypes"], swiftSettings: strict),
-        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "APNs", "HTTPTypes", "CSQLite"], swiftSettings: strict),
+        // The tables and their mapping, shared by both SQL stores (one source, two dialects of migrations).
+        .target(name: "StoreSQL", dependencies: ["ControlPlane", "APNs", "FleetCore", "HTTPTypes"], swiftSettings: strict),
+        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "StoreSQL", "CSQLite"], swiftSettings: strict),
+        // `LFG_DATABASE_URL`: several `lfg serve` instances on one PostgreSQL database (contract 8.4).
+        .target(name: "StorePostgres", dependencies: ["ControlPlane", "StoreSQL", "CPostgres"], swiftSettings: strict),
         .target(name: "ControlPlaneTesting", dependencies: ["ControlPlane", "APNs", "AsyncTesting"], swiftSettings: strict),
 
         // MARK: app side
@@ -78,14 +83,17 @@ let package = Package(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
             swiftSettings: strict),
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
+        // `lfg host`, the per-machine agent: its pure reducer and service files (no Foundation, no I/O).
+        .target(name: "HostAgent", dependencies: ["FleetCore"], swiftSettings: strict),
 
         // MARK: command line
         .target(
             name: "LFGCommand",
             dependencies: [
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
-                "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
+                "ControlPlane", "StoreSQLite", "StorePostgres", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
                 "Sealing",  // `lfg bench seal` only, until privacy mode seals alerts
+                "HostAgent",
                 "QRCode",
             ],
             swiftSettings: strict
@@ -105,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "ControlPlaneTests",
             dependencies: [
-                "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "HTTPServer", "HTTPClient", "APNs",
+                "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "StorePostgres", "StoreSQL", "HTTPServer", "HTTPClient", "APNs",
                 "APNsMock", "ES256OpenSSL", "LFGCommand", "FleetApp", "FleetAppTesting", "QRCode", "QRCodeTesting",
             ],
             swiftSettings: strict
@@ -126,6 +134,9 @@ let package = Package(
         .testTarget(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "HostAgentTests", dependencies: ["HostAgent", "LFGCommand", "LFGCommandTesting", "AsyncTesting"],
+            swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "QRCodeTesting"], swiftSettings: strict),
         .testTarget(

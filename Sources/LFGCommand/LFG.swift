@@ -20,6 +20,8 @@ public enum LFG {
         HooksInstallCommand.self,
         HooksUninstallCommand.self,
         HooksDrainCommand.self,
+        HostInstallCommand.self,
+        HostUninstallCommand.self,
         APNsMockCommand.self,
         PushCommand.self,
         ChannelsCreateCommand.self,

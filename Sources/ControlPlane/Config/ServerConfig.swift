@@ -16,7 +16,11 @@ public struct ServerConfig: Hashable, Sendable {
     /// `LFG_PUBLIC_URL`: the base URL a phone reaches this server at (e.g. `https://mac.example.ts.net:8766`),
     /// carried by pairing links; nil: the address `lfg serve` listens on.
     public var publicURL: String?
+    /// `LFG_NO_NEWS_AFTER_S`: a busy session silent this long (its host up) reads as "no news" (``SilenceRule``).
+    public var noNewsAfterSeconds: Int = Int(SilenceRule.defaultSeconds)
     public var apns: APNsSettings
+    /// `LFG_DATABASE_URL` (contract 8.4): a `postgres://` URL selects PostgreSQL instead of `$LFG_HOME/lfg.sqlite`.
+    public var databaseURL: String?
     /// Every variable as read (process environment over `.env`), for adapters that read their own.
     public var values: [String: String]
 
@@ -44,7 +48,11 @@ public struct ServerConfig: Hashable, Sendable {
     public static let defaultQuestionLifetimeSeconds = 600
 
     /// The watcher's card policy with this configuration's stale date.
-    public var cardPolicy: CardPolicy { CardPolicy(staleAfter: Double(staleAfterSeconds)) }
+    public var cardPolicy: CardPolicy {
+        var policy = CardPolicy(staleAfter: Double(staleAfterSeconds))
+        policy.silence = SilenceRule(noNewsAfter: Double(noNewsAfterSeconds))
+        return policy
+    }
 
     /// Reads the configuration from `environment`, merged over the `.env` text of its home (if any).
     ///
@@ -80,8 +88,17 @@ public struct ServerConfig: Hashable, Sendable {
                 productionURL: value("LFG_APNS_PRODUCTION_URL") ?? "https://api.push.apple.com",
                 caFile: value("LFG_APNS_CA_FILE")),
             values: values)
+        if let url = value("LFG_DATABASE_URL") {
+            guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+                throw ConfigError(
+                    variable: "LFG_DATABASE_URL",
+                    message: "must be a postgres:// or postgresql:// URL (unset it to use $LFG_HOME/lfg.sqlite)")
+            }
+            config.databaseURL = url
+        }
         config.questionLifetimeSeconds = try integer(
             "LFG_QUESTION_TTL_S", default: defaultQuestionLifetimeSeconds, in: 1...86_400)
+        config.noNewsAfterSeconds = try integer("LFG_NO_NEWS_AFTER_S", default: Int(SilenceRule.defaultSeconds), in: 10...86_400)
         if let url = value("LFG_PUBLIC_URL") {
             do { config.publicURL = try PairingLink(parsing: PairingLink(server: url, code: "check").text).server } catch {
                 throw ConfigError(variable: "LFG_PUBLIC_URL", message: "must be http:// or https:// and a host, as a phone reaches this server, not '\(url)'")
