@@ -55,7 +55,6 @@ public struct ServeCommand: Command {
         let signals = TerminationSignals()
         let parts = try await ServeParts.assemble(config: config, port: port, bind: bind, context: context)
         let url = "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(parts.port)"
-        parts.service.pairing.serverURL = config.publicURL ?? url
         let grant = parts.service.makePairingCode()
         context.write("""
             lfg serve: listening on \(url) (data in \(config.home))
@@ -124,7 +123,8 @@ struct ServeParts: Sendable {
 
         let loginCode = Authenticator.makeSecret()
         // The web dashboard: authorized requests outside /api/ (the page, its assets, its snapshot).
-        let dashboard = DashboardRoutes(source: service, now: WallClock.system.now)
+        let dashboard = DashboardRoutes(
+            source: service, now: WallClock.system.now, pairingCode: { service.currentPairingCode() })
         let router = APIRouter(
             service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard,
             signInPage: SignInPage())
@@ -135,6 +135,7 @@ struct ServeParts: Sendable {
             throw CommandFailure("\(error)")  // it says why: the port in use, or privileges
         }
 
+        service.pairing.serverURL = config.publicURL ?? "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(boundPort)"
         var pushConfig = config
         if pushPortFollowsListening { pushConfig.pushPort = boundPort }
         var pushGate = gate(pushConfig, port: boundPort, lock: .notTried)
