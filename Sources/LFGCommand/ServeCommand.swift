@@ -124,7 +124,7 @@ struct ServeParts: Sendable {
         let loginCode = Authenticator.makeSecret()
         // The web dashboard: authorized requests outside /api/ (the page, its assets, its snapshot).
         let dashboard = DashboardRoutes(
-            source: service, now: WallClock.system.now, pairingCode: { service.currentPairingCode() })
+            source: service, now: { WallClock.system.now }, pairingCode: { service.currentPairingCode() })
         let router = APIRouter(
             service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard,
             signInPage: SignInPage())
