@@ -67,8 +67,10 @@ public struct APIRouter: HTTPHandler {
             for (name, value) in zip(route.parameterNames, parameters) {
                 if let problem = IdentifierRule.problem(value) { return .error(400, problem, field: name) }
             }
-            if case .device(let record) = authorization, let refusal = DeviceAccess.refusal(route, parameters, record) {
-                return refusal
+            if case .device(let record) = authorization {
+                if let refusal = DeviceAccess.refusal(route, parameters, request, record) { return refusal }
+                // Tagged, so revoking the credential ends the device's open stream at once.
+                if route.template == "GET /api/events" { return Self.eventStream(service.events.subscribe(tag: record.id.rawValue)) }
             }
             return await route.handler(request, parameters)
         }

@@ -25,15 +25,22 @@ public enum DeviceAccess {
 
     /// The refusal when `record`'s device may not call `route` with `parameters`, else nil.
     ///
-    /// A credential paired with a device id may read and write only that device under `/api/devices/`.
-    static func refusal(_ route: Route, _ parameters: [String], _ record: DeviceCredentialRecord) -> HTTPResponse? {
+    /// A credential paired with a device id speaks only for that device: under `/api/devices/{id}` and
+    /// in a body's `deviceId` (a body that is not JSON is left to the route's own 400).
+    static func refusal(
+        _ route: Route, _ parameters: [String], _ request: HTTPRequest, _ record: DeviceCredentialRecord
+    ) -> HTTPResponse? {
         guard routes.contains(route.template) else {
             return .error(403, "a paired device's credential cannot call \(route.template); it is the owner's (use the token)")
         }
-        if let deviceId = record.deviceId, route.pattern.starts(with: ["api", "devices"]),
-            let named = parameters.first, named != deviceId.rawValue
-        {
-            return .error(403, "this credential was paired for device '\(deviceId)', not '\(named)'")
+        guard let deviceId = record.deviceId else { return nil }
+        var named: String?
+        if route.pattern.starts(with: ["api", "devices"]) { named = parameters.first }
+        if !request.body.isEmpty, let body = try? JSONParser.parse(bytes: Array(request.body)) {
+            named = named ?? body["deviceId"]?.stringValue
+        }
+        if let named, named != deviceId.rawValue {
+            return .error(403, "this credential was paired for device '\(deviceId)', not '\(named)'", field: "deviceId")
         }
         return nil
     }

@@ -6,7 +6,7 @@ import Foundation
 extension ControlPlaneService {
     /// `POST /api/pairing-codes` (and `lfg serve` at start): a new one-time code and its link.
     public nonisolated func makePairingCode() -> PairingGrant {
-        let now = dependencies.wallClock.now()
+        let now = dependencies.wallClock.now
         let made = pairing.withCodes { $0.add(String(Authenticator.makeSecret().prefix(32)), now: now) }
         return PairingGrant(made, server: pairing.serverURL, now: now)
     }
@@ -14,7 +14,7 @@ extension ControlPlaneService {
     /// `GET /api/pairing-codes/current` (the dashboard): the newest live code (the one the terminal shows),
     /// or a new one when it was used or expired.
     public nonisolated func currentPairingCode() -> PairingGrant {
-        let now = dependencies.wallClock.now()
+        let now = dependencies.wallClock.now
         guard let current = pairing.withCodes({ $0.current(now: now) }) else { return makePairingCode() }
         return PairingGrant(current, server: pairing.serverURL, now: now)
     }
@@ -54,6 +54,7 @@ extension ControlPlaneService {
         record.revokedAt = now
         do { try await dependencies.store.commit([.putDeviceCredential(record)]) } catch { throw .store(error) }
         pairing.keep(record)
+        events.finish(tag: id.rawValue)
         return record
     }
 }

@@ -86,6 +86,7 @@ import Testing
                 ("GET", "/api/questions/q1/wait", ""),
                 ("PUT", "/api/devices/someone-else", #"{"env":"sandbox","platform":"ios"}"#),
                 ("GET", "/api/devices/someone-else", ""),
+                ("POST", "/api/push/live-activity/start-token", #"{"token":"\#(hexA)","env":"sandbox","deviceId":"someone-else"}"#),
             ]
             #expect(try await pairing.call("PUT", "/api/sessions/s1", session).status == 200)
             let before = await pairing.harness.observable()

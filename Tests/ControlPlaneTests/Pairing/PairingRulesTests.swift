@@ -1,5 +1,6 @@
 import ControlPlane
 import FleetCore
+import AsyncTesting
 import Foundation
 import StoreSQLite
 import Testing
@@ -31,6 +32,26 @@ import Testing
             let reply = await harness.call(String(parts[0]), path, token: device.credential)
             #expect(reply.status != 403 && reply.status != 405, "\(entry) answered \(reply.status): \(reply.text)")
         }
+    }
+
+    @Test("revoking a device ends its open event stream, so its reconnect gets 401; the owner's stream stays")
+    func revocationEndsTheDevicesStream() async throws {
+        let harness = try await ServiceHarness()
+        let device = try #require(await harness.service.pair(PairRequest(code: harness.service.makePairingCode().code, name: "p")))
+        func stream(_ token: String) async throws -> Inbox<Data> {
+            let response = await harness.call("GET", "/api/events", token: token).response
+            guard case .stream(let events) = response.body else { throw PairingTestError("no event stream") }
+            return Inbox(draining: events)
+        }
+        let devices = try await stream(device.credential)
+        let owners = try await stream(ServiceHarness.token)
+        _ = try await devices.next("the device stream's first comment")
+        _ = try await owners.next("the owner stream's first comment")
+        #expect(harness.service.events.subscriberCount == 2)
+        _ = try await harness.service.revokeCredential(DeviceCredentialID(device.credentialId))
+        #expect(try await devices.next("the device stream to end") == nil)
+        #expect(harness.service.events.subscriberCount == 1)
+        #expect(await harness.call("GET", "/api/events", token: device.credential).status == 401)
     }
 
     @Test("a refused name or a failed store write changes nothing, and the code still works after")
