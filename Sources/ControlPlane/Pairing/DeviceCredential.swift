@@ -2,16 +2,9 @@ import FleetCore
 
 /// A device credential's public id: 16 lower-case hex characters, shown in the dashboard and
 /// `lfg pair list`, and named to revoke it.
-public struct DeviceCredentialID: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+public struct DeviceCredentialID: StringIdentifier {
     public let rawValue: String
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-    public var description: String { rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public init(rawValue: String) { self.rawValue = rawValue }
 }
 
 /// One paired device's credential as stored: its id, the SHA-256 of its secret (never the secret),
