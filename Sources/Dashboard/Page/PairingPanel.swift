@@ -45,12 +45,10 @@ enum PairingPanel {
         #paired { flex:1; min-width:320px; }
         """
 
-    /// Paints the panel; writes carry the anti-forgery header from the `lfg_csrf` cookie.
+    /// Paints the panel; writes carry the anti-forgery header (names from `DashboardQuestionsScript.AUTH`).
     static let javaScript = #"""
-        function csrfHeader() {
-          const pair = document.cookie.split(";").map((p) => p.trim()).find((p) => p.startsWith("lfg_csrf="));
-          return pair ? { "X-LFG-CSRF": pair.slice("lfg_csrf=".length) } : {};
-        }
+        // AUTH and cookieValue come from the questions script, which runs first.
+        const csrfHeader = () => ({ [AUTH.csrfHeader]: cookieValue(AUTH.csrfCookie) });
         async function refreshPairing() {
           try {
             const response = await fetch("/dashboard/pairing", { credentials: "same-origin", cache: "no-store" });
