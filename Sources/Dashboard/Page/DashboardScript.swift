@@ -3,8 +3,7 @@
 /// Builds the DOM with `textContent` only, so no session title can inject markup. Event names come
 /// only from the generated `EVENT` constant (`DashboardEvents`).
 enum DashboardScript {
-    static let javaScript = "\"use strict\";
-" + DashboardEvents.javaScript + handWritten
+    static let javaScript = "\"use strict\";\n" + DashboardEvents.javaScript + handWritten
         + DashboardQuestionsScript.javaScript + PairingPanel.javaScript
 
     static let handWritten = #"""
