@@ -34,6 +34,8 @@ public final class FleetAppEngine {
     var callCounter = 0
     var inFlight: [CallID: (server: ServerProfile, call: ControlPlaneCall)] = [:]
     var fetchOrdering = LiveFetchOrdering<(inout SessionModel) -> Void>()
+    /// The newest fetch answered by each of the app's other servers (older answers are ignored).
+    var otherFetchesApplied: [String: CallID] = [:]
     /// Whether the app is in the foreground, as far as this process knows (nil: never told).
     var appState: DeviceRegistration.AppState?
     /// The `appState` the default server was last sent in this run, so an unchanged one is not re-sent.
@@ -93,10 +95,12 @@ public final class FleetAppEngine {
         sync(.modelChanged)
     }
 
-    /// Trigger 3 follows every completed refresh; this asks the server for the sessions.
+    /// Trigger 3 follows every completed refresh; this asks every server for its sessions (the list and
+    /// the card show them merged; the default server's listing is the one the count is trusted on).
     public func refresh() {
         guard let server = configuration.defaultServer else { return }
         send(.fetchSessions, to: server)
+        for other in configuration.servers where other.name != server.name { send(.fetchSessions, to: other) }
     }
 
     /// Trigger 4, foregrounding. After a suspension the model is a cache, so this sync leaves the card
@@ -145,6 +149,14 @@ public final class FleetAppEngine {
             manage(.endedReportAnswered(server: server.name, succeeded: error == nil, at: clock.now))
         case .fetchSessions:
             let listing: SessionsReply? = if case .success(.sessions(let listing)) = result { listing } else { nil }
+            guard server.name == configuration.defaultServer?.name else {
+                // Another server's answer: newer than the last one applied from it, or ignored.
+                guard let listing, id > (otherFetchesApplied[server.name] ?? 0) else { return }
+                otherFetchesApplied[server.name] = id
+                model.applyOtherServerFetch(listing, from: server.name)
+                sync(.refreshCompleted)
+                return
+            }
             guard let replay = fetchOrdering.answered(id, succeeded: listing != nil), let listing else { return }
             model.applyLiveFetch(listing)
             for change in replay { change(&model) }
@@ -294,7 +306,9 @@ public final class FleetAppEngine {
     func send(_ call: ControlPlaneCall, to server: ServerProfile) {
         callCounter += 1
         inFlight[callCounter] = (server, call)
-        if case .fetchSessions = call { fetchOrdering.fetchSent(callCounter) }
+        if case .fetchSessions = call, server.name == configuration.defaultServer?.name {
+            fetchOrdering.fetchSent(callCounter)
+        }
         record(.sent(callCounter, call, server: server.name))
         outbox.send(call, to: server, id: callCounter)
     }
