@@ -26,6 +26,8 @@ public final class FleetAppEngine {
     public private(set) var channelInfo: DeviceChannelInfo?
     /// When this process first saw each card (ActivityKit gives no start date): for the 8-hour renewal.
     var cardArrivals: [ActivityID: UnixTime] = [:]
+    /// The channel each card this process requested follows (`pushType: .channel(id)`).
+    var cardChannels: [ActivityID: String] = [:]
 
     let host: any ActivityHost
     let outbox: any ControlPlaneOutbox
@@ -164,7 +166,11 @@ public final class FleetAppEngine {
         case .putDevice:
             if error == nil, server.name == configuration.defaultServer?.name { fetchChannelInfo() }
         case .fetchDevice:
-            if case .success(.device(let info)) = result { channelInfo = info }
+            guard case .success(.device(let info)) = result else { return }
+            let previous = channelInfo
+            channelInfo = info
+            // A renewal rotated the channel: a card of ours on the old one is replaced (guard channel-rotation).
+            if previous != info, survivorIsOnRetiredChannel { sync(.refreshCompleted) }
         case .reportChannelCard:
             // The channel changed under the app (a renewal, a fallback): read the current one.
             if case .rejected(404, _)? = error { fetchChannelInfo() }
@@ -178,6 +184,15 @@ public final class FleetAppEngine {
             let arrived = cardArrivals[survivor.id]
         else { return nil }
         return clock.now - arrived
+    }
+
+    /// Whether the kept card is one this process requested on a channel the server no longer names as the
+    /// device's (a renewal rotated it; its `/channel-card` report answered 404): nobody publishes there.
+    var survivorIsOnRetiredChannel: Bool {
+        guard let survivor = host.fleetActivities.survivor, let followed = cardChannels[survivor.id],
+            let current = channelInfo, current.mode == "channel", let currentId = current.channelId
+        else { return false }
+        return followed != currentId
     }
 
     /// `GET /api/devices/{deviceId}` on the default server, when the app requests channel cards.
@@ -223,13 +238,15 @@ public final class FleetAppEngine {
         let staleDate = staleAfter.map { clock.now + $0 }
         let decision = controller.sync(
             trigger, model: model, cards: host.fleetActivities, now: clock.now, guards: guards,
-            newCardPushType: newCardPushType, survivorAge: survivorAgeForRenewal, staleAfter: staleAfter)
+            newCardPushType: newCardPushType, survivorAge: survivorAgeForRenewal, staleAfter: staleAfter,
+            survivorIsOnRetiredChannel: appState == .foreground && survivorIsOnRetiredChannel)
         record(.synced(decision))
         for effect in decision.effects {
             switch effect {
             case .request(let content, let pushType):
                 do {
-                    _ = try host.request(content, pushType: pushType, staleDate: staleDate)
+                    let id = try host.request(content, pushType: pushType, staleDate: staleDate)
+                    if case .channel(let channelId) = pushType { cardChannels[id] = channelId }
                     if case .channel(let channelId) = pushType, let server = configuration.defaultServer {
                         // The channel-mode twin of registering the card's update token: the server adopts it.
                         send(.reportChannelCard(channelId: channelId, deviceID: configuration.deviceID), to: server)
