@@ -3,6 +3,7 @@
 # body, then against `lfg serve` (SQLite store, fresh $LFG_HOME) for PUT /api/sessions/{sid}
 # (16 sessions, round-robin) and GET /api/sessions. Prints req/s of each and the ratio to nginx.
 # Usage: bench/ingest.sh [seconds per run, default 10]   (builds lfg in release first; needs wrk, nginx)
+# LFG_BIN=path measures that lfg binary instead (e.g. an older build for a before/after figure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
@@ -10,7 +11,8 @@ threads=2 connections=64
 for tool in wrk nginx; do
   command -v "$tool" >/dev/null || { echo "ingest.sh: $tool is missing (scripts/setup.sh installs it)" >&2; exit 1; }
 done
-swift build -c release --product lfg >/dev/null
+if [ -z "${LFG_BIN:-}" ]; then swift build -c release --product lfg >/dev/null; fi
+lfg="${LFG_BIN:-.build/release/lfg}"
 work="$(mktemp -d)"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
@@ -33,7 +35,7 @@ nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" & pids+=($!)
 lfg_port="$(free_port)"
 token="bench-$(date +%s)"
 mkdir -p "$work/home"
-LFG_HOME="$work/home" LFG_AUTH_TOKEN="$token" .build/release/lfg serve --port "$lfg_port" >"$work/serve.log" 2>&1 & pids+=($!)
+LFG_HOME="$work/home" LFG_AUTH_TOKEN="$token" "$lfg" serve --port "$lfg_port" >"$work/serve.log" 2>&1 & pids+=($!)
 for _ in $(seq 100); do
   curl -fsS -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$lfg_port/api/sessions" 2>/dev/null && break
   sleep 0.1
