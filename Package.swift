@@ -19,6 +19,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "lfg", targets: ["lfg"]),
+        .executable(name: "lfg-hook", targets: ["lfg-hook"]),
         .library(name: "FleetCore", targets: ["FleetCore"]),
         .library(name: "FleetApp", targets: ["FleetApp"]),
         .library(name: "FleetAppApple", targets: ["FleetAppApple"]),
@@ -72,7 +73,9 @@ let package = Package(
         .target(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
             swiftSettings: strict),
-        .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
+        // Foundation-free: what a hook's fast start and `lfg host` share (inbox record, doorbell, agent process).
+        .target(name: "HookIntake", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "HookAdapter", dependencies: ["FleetCore", "HookIntake", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
 
         // MARK: command line
         .target(
@@ -86,6 +89,8 @@ let package = Package(
         ),
         .target(name: "LFGCommandTesting", dependencies: ["LFGCommand"], swiftSettings: strict),
         .executableTarget(name: "lfg", dependencies: ["LFGCommand"], swiftSettings: strict),
+        // The hook's cheap start: no Foundation, so a burst of hooks costs little CPU (see HookIntake).
+        .executableTarget(name: "lfg-hook", dependencies: ["HookIntake"], swiftSettings: strict),
 
         // MARK: tests (one target per module)
         .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore", "FleetCoreTesting"], swiftSettings: strict),
@@ -120,6 +125,7 @@ let package = Package(
         .testTarget(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
+        .testTarget(name: "HookIntakeTests", dependencies: ["HookIntake", "FleetCore", "AsyncTesting"], swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(
             name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer"],
