@@ -81,6 +81,8 @@ let package = Package(
         // Foundation-free: what a hook's fast start and `lfg host` share (inbox record, doorbell, agent process).
         .target(name: "HookIntake", dependencies: ["FleetCore"], swiftSettings: strict),
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HookIntake", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
+        // `lfg host`, the per-machine agent: its pure reducer and service files (no Foundation, no I/O).
+        .target(name: "HostAgent", dependencies: ["FleetCore"], swiftSettings: strict),
 
         // MARK: command line
         .target(
@@ -89,6 +91,7 @@ let package = Package(
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
                 "ControlPlane", "StoreSQLite", "StorePostgres", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
                 "Sealing",  // `lfg bench seal` only, until privacy mode seals alerts
+                "HostAgent",
             ],
             swiftSettings: strict
         ),
@@ -131,6 +134,9 @@ let package = Package(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
         .testTarget(name: "HookIntakeTests", dependencies: ["HookIntake", "FleetCore", "AsyncTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "HostAgentTests", dependencies: ["HostAgent", "LFGCommand", "LFGCommandTesting", "AsyncTesting"],
+            swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(
             name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer"],

@@ -13,6 +13,8 @@ public struct ServerConfig: Hashable, Sendable {
     public var staleAfterSeconds: Int
     /// `LFG_QUESTION_TTL_S`: seconds until a question whose prompt gives no `expiresAt` expires.
     public var questionLifetimeSeconds: Int = defaultQuestionLifetimeSeconds
+    /// `LFG_NO_NEWS_AFTER_S`: a busy session silent this long (its host up) reads as "no news" (``SilenceRule``).
+    public var noNewsAfterSeconds: Int = Int(SilenceRule.defaultSeconds)
     public var apns: APNsSettings
     /// `LFG_DATABASE_URL` (contract 8.4): a `postgres://` URL selects PostgreSQL instead of `$LFG_HOME/lfg.sqlite`.
     public var databaseURL: String?
@@ -43,7 +45,11 @@ public struct ServerConfig: Hashable, Sendable {
     public static let defaultQuestionLifetimeSeconds = 600
 
     /// The watcher's card policy with this configuration's stale date.
-    public var cardPolicy: CardPolicy { CardPolicy(staleAfter: Double(staleAfterSeconds)) }
+    public var cardPolicy: CardPolicy {
+        var policy = CardPolicy(staleAfter: Double(staleAfterSeconds))
+        policy.silence = SilenceRule(noNewsAfter: Double(noNewsAfterSeconds))
+        return policy
+    }
 
     /// Reads the configuration from `environment`, merged over the `.env` text of its home (if any).
     ///
@@ -89,6 +95,7 @@ public struct ServerConfig: Hashable, Sendable {
         }
         config.questionLifetimeSeconds = try integer(
             "LFG_QUESTION_TTL_S", default: defaultQuestionLifetimeSeconds, in: 1...86_400)
+        config.noNewsAfterSeconds = try integer("LFG_NO_NEWS_AFTER_S", default: Int(SilenceRule.defaultSeconds), in: 10...86_400)
         return config
     }
 }

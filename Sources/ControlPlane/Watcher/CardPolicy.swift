@@ -32,6 +32,8 @@ public struct CardPolicy: Hashable, Sendable {
     public var channelAttempts: Int
     /// The first wait before a failed channel creation is retried; doubled after each failure.
     public var channelRetryDelay: Double
+    /// When a busy session that sent nothing reads as "no news" (`LFG_NO_NEWS_AFTER_S`, guard `no-news`).
+    public var silence: SilenceRule = .standard
 
     public init(
         staleAfter: Double = CardPolicy.defaultStaleAfterSeconds, staleRefreshLead: Double? = nil,
