@@ -36,3 +36,17 @@ final class TemporaryHome {
 }
 
 struct TemporaryHomeError: Error {}
+
+/// The bytes of the file at `path`, or nil.
+func readFile(_ path: String) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = read(descriptor, &chunk, chunk.count)
+        guard count > 0 else { return count == 0 ? bytes : nil }
+        bytes += chunk[0..<count]
+    }
+}

@@ -41,7 +41,12 @@ public struct FastHook: Sendable {
         /// What is left to do.
         public var next: Next
         /// What went wrong without costing the event (the agent record could not be kept), for stderr.
-        public var problems: [String] = []
+        public var problems: [String]
+
+        public init(next: Next, problems: [String] = []) {
+            self.next = next
+            self.problems = problems
+        }
     }
 
     /// What remains after ``handle(_:)``.

@@ -45,6 +45,7 @@ public enum FullHookHandOff {
     /// Points stdin at a private unlinked file holding `input`, rewound (no pipe: a large event could
     /// fill one before `lfg` reads it).
     static func replaceStandardInput(with input: [UInt8], home: String) -> Bool {
+        guard (try? AtomicFile.makeFolder(home)) != nil else { return false }
         let path = "\(home)/.hook-input-\(getpid())"
         let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { return false }
