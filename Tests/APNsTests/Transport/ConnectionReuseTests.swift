@@ -19,14 +19,15 @@ import Testing
     func closedSocketLeavesReusedDescriptorAlone() throws {
         let (old, oldPeer) = try socketPair()
         let socket = TCPSocket(adopting: old)
+        // The next owner's pair is made while `old` is still open, so neither of its numbers is `old`.
+        let (fresh, freshPeer) = try socketPair()
         socket.close()
         close(oldPeer)
         // Another socket takes the very same number (as a socket opened on another thread would).
-        let (fresh, freshPeer) = try socketPair()
         try #require(dup2(fresh, old) == old)
         close(fresh)
         defer { close(old); close(freshPeer) }
-        _ = [UInt8]("for the new owner".utf8).withUnsafeBytes { send(freshPeer, $0.baseAddress, $0.count, 0) }
+        _ = [UInt8]("for the new owner".utf8).withUnsafeBytes { send(freshPeer, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
 
         var buffer = [UInt8](repeating: 0, count: 64)
         #expect(buffer.withUnsafeMutableBytes { socket.read(into: $0) } == .closed)
