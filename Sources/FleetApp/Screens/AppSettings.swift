@@ -33,9 +33,8 @@ public struct AppSettings: Hashable, Sendable, Codable {
     /// The settings kept in `storage`; defaults when none were kept. A stored value the app cannot read
     /// (written by a newer build) is reported, not silently replaced.
     public static func load(from storage: any KeyValueStorage) throws(AppSettingsError) -> AppSettings {
-        guard let text = storage.string(forKey: storageKey) else { return AppSettings() }
         do {
-            return try JSONDecoder().decode(AppSettings.self, from: Data(text.utf8))
+            return try storage.decoded(AppSettings.self, forKey: storageKey) ?? AppSettings()
         } catch {
             throw AppSettingsError(message: "the saved settings could not be read (\(error)); set the server again")
         }
@@ -44,8 +43,7 @@ public struct AppSettings: Hashable, Sendable, Codable {
     /// Keeps the settings in `storage`.
     public func save(to storage: any KeyValueStorage) throws(AppSettingsError) {
         do {
-            let data = try JSONEncoder().encode(self)
-            storage.set(String(decoding: data, as: UTF8.self), forKey: Self.storageKey)
+            try storage.setEncoded(self, forKey: Self.storageKey)
         } catch {
             throw AppSettingsError(message: "the settings could not be saved (\(error))")
         }

@@ -32,8 +32,8 @@ public struct FleetCountsSnapshot: Hashable, Sendable, Codable {
 
     /// The snapshot kept in `storage`, or nil when none was written or it cannot be read.
     public static func load(from storage: any KeyValueStorage) -> FleetCountsSnapshot? {
-        guard let text = storage.string(forKey: storageKey) else { return nil }
-        return try? JSONDecoder().decode(FleetCountsSnapshot.self, from: Data(text.utf8))
+        // Unreadable (a newer build wrote it) reads as none: the widget then asks to open the app.
+        try? storage.decoded(FleetCountsSnapshot.self, forKey: storageKey)
     }
 
     /// Keeps the snapshot in `storage`; returns whether it changed what the widget shows (so the app only
@@ -41,8 +41,7 @@ public struct FleetCountsSnapshot: Hashable, Sendable, Codable {
     @discardableResult
     public func save(to storage: any KeyValueStorage) throws -> Bool {
         let previous = Self.load(from: storage)
-        let data = try JSONEncoder().encode(self)
-        storage.set(String(decoding: data, as: UTF8.self), forKey: Self.storageKey)
+        try storage.setEncoded(self, forKey: Self.storageKey)
         guard let previous else { return true }
         return !previous.content.isSame(as: content) || previous.isTrustworthy != isTrustworthy
     }
