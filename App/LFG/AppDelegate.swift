@@ -1,3 +1,4 @@
+import FleetAppApple
 import Foundation
 import UIKit
 import UserNotifications
@@ -11,6 +12,7 @@ final class AppDelegate: NSObject, UIApplicationDelegate, UNUserNotificationCent
         _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
         UNUserNotificationCenter.current().delegate = self
+        QuestionCategoryRegistrar.registerFixedCategories()
         application.registerForRemoteNotifications()
         model.launch(inForeground: application.applicationState != .background)
         return true
@@ -20,33 +22,34 @@ final class AppDelegate: NSObject, UIApplicationDelegate, UNUserNotificationCent
         model.alertTokenIssued(deviceToken)
     }
 
+    func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any]
+    ) async -> UIBackgroundFetchResult {
+        model.backgroundPushReceived(userInfo) ? .newData : .noData
+    }
+
     func application(_ application: UIApplication, didFailToRegisterForRemoteNotificationsWithError error: any Error) {
         model.noteProblem("Notifications are off for LFG: \(error.localizedDescription)")
     }
 
     // MARK: UNUserNotificationCenterDelegate
 
-    // The center calls these off the main actor; only Sendable values (the payload as JSON) cross over.
+    // The center calls these off the main actor. Question alerts (their actions, a tap that opens the
+    // session) are the questions library's: forwarded to the running engine's QuestionNotificationDelegate.
 
     nonisolated func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification
     ) async -> UNNotificationPresentationOptions {
-        let payload = Self.payload(of: notification)
-        await model.notificationArrived(payload: payload)
+        await model.notificationArrived()
         return [.banner, .list, .sound]
     }
 
     nonisolated func userNotificationCenter(
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse
     ) async {
-        let payload = Self.payload(of: response.notification)
-        await model.notificationOpened(action: response.actionIdentifier, payload: payload)
-    }
-
-    /// The notification's APNs payload as JSON bytes (nil when it holds something JSON cannot carry).
-    nonisolated static func payload(of notification: UNNotification) -> Data? {
-        let userInfo = notification.request.content.userInfo
-        guard JSONSerialization.isValidJSONObject(userInfo) else { return nil }
-        return try? JSONSerialization.data(withJSONObject: userInfo)
+        await model.notificationArrived()
+        if let questions = await model.questionDelegate {
+            await questions.userNotificationCenter(center, didReceive: response)
+        }
     }
 }

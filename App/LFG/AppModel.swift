@@ -24,6 +24,8 @@ final class AppModel {
     var problem: String?
     /// The diagnostics page's values.
     private(set) var diagnostics: DiagnosticsReport?
+    /// The session a notification or an `lfg://session/...` link asked to show (the list navigates to it).
+    var openedSession: SessionID?
 
     @ObservationIgnored let storage: any KeyValueStorage
     @ObservationIgnored let credentials: any CredentialStore
@@ -33,6 +35,8 @@ final class AppModel {
     @ObservationIgnored private(set) var fleet: FleetAppDriver?
     @ObservationIgnored private(set) var connection: LiveConnectionDriver?
     @ObservationIgnored private var runTask: Task<Void, Never>?
+    /// Question alerts' actions and taps, for the running engine (the app delegate forwards to it).
+    @ObservationIgnored private(set) var questionDelegate: QuestionNotificationDelegate?
 
     init(storage: any KeyValueStorage, credentials: any CredentialStore) {
         self.storage = storage
@@ -66,6 +70,7 @@ final class AppModel {
         case .active:
             fleet?.foregrounded()
             connection?.foregrounded()  // opens the stream and fetches (the refresh the engine asks for)
+            if let fleet { Task { await WidgetTokenReader.refresh(driver: fleet) } }
         case .background:
             fleet?.suspended()
             connection?.backgrounded()
@@ -95,8 +100,19 @@ final class AppModel {
 
     /// An `lfg://pair?...` link opened the app (a scanned code from the Camera app, or a tapped link).
     func open(_ url: URL) {
-        guard url.host == "pair" else { return }
-        Task { await pair(with: url.absoluteString) }
+        if url.host == "pair" {
+            Task { await pair(with: url.absoluteString) }
+        } else if let link = AppLink(url: url) {
+            follow(link)
+        }
+    }
+
+    /// Shows the place a link, a notification or the card asked for.
+    func follow(_ link: AppLink) {
+        switch link {
+        case .home: openedSession = nil
+        case .session(let sid): openedSession = sid
+        }
     }
 
     // MARK: Pairing and settings
@@ -168,28 +184,25 @@ final class AppModel {
 
     // MARK: Notifications
 
-    /// The APNs device token for alerts (question notifications are registered with it).
+    /// The APNs device token for alerts: question notifications go to it (kept for an engine started later).
     func alertTokenIssued(_ token: Data) {
         alertToken = PushToken(bytes: token)
+        if let fleet { QuestionPushHandling.deviceTokenReceived(token, driver: fleet) }
         publish()
+    }
+
+    /// A background push (`content-available`): a settled question's alert is withdrawn.
+    func backgroundPushReceived(_ userInfo: [AnyHashable: Any]) -> Bool {
+        guard let fleet else { return false }
+        return QuestionPushHandling.backgroundPushReceived(userInfo, driver: fleet)
     }
     @ObservationIgnored private(set) var alertToken: PushToken?
 
     func noteProblem(_ text: String) { problem = text }
 
-    /// A notification arrived while the app was open.
-    func notificationArrived(payload: Data?) {
-        noteNotification()
-    }
-
-    /// The person tapped a notification or one of its actions.
-    func notificationOpened(action: String, payload: Data?) {
-        noteNotification()
-        refresh()
-    }
-
-    private func noteNotification() {
-        storage.set(String(Date().timeIntervalSince1970), forKey: AppGroup.lastNotificationKey)
+    /// A notification arrived, or the person acted on one: noted for the diagnostics page.
+    func notificationArrived() {
+        storage.set(String(WallClock.system.now), forKey: AppGroup.lastNotificationKey)
         publish()
     }
 
@@ -213,7 +226,8 @@ final class AppModel {
         if #available(iOS 18.0, *) { configuration.requestsChannelCards = true }
         let activityHost = ActivityKitHost()
         let fleet = FleetAppDriver(
-            configuration: configuration, host: activityHost, client: URLSessionControlPlaneClient(),
+            configuration: configuration, host: activityHost, alerts: UserNotificationAlertCenter(),
+            client: URLSessionControlPlaneClient(),
             storage: storage, phoneClock: .system, sleeper: ContinuousClock())
         let connection = LiveConnectionDriver(
             fleet: fleet, transport: URLSessionEventStream(), phoneClock: .system, sleeper: ContinuousClock())
@@ -225,7 +239,11 @@ final class AppModel {
         self.activityHost = activityHost
         self.fleet = fleet
         self.connection = connection
+        questionDelegate = QuestionNotificationDelegate(driver: fleet) { [weak self] link in self?.follow(link) }
+        CardAnswerRoute.register(driver: fleet)  // the card's Allow / Deny buttons answer through this engine
         fleet.launch(hiddenDirs: settings.hiddenDirs, inForeground: inForeground)
+        if let alertToken { fleet.alertTokenIssued(alertToken) }
+        Task { await WidgetTokenReader.refresh(driver: fleet) }
         if inForeground { connection.foregrounded() }
         // The one reader of ActivityKit's events, for as long as this engine runs.
         let events = activityHost.events
@@ -240,6 +258,7 @@ final class AppModel {
         connection = nil
         fleet = nil
         activityHost = nil
+        questionDelegate = nil
     }
 
     private func restartEngine() {

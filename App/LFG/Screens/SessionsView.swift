@@ -33,6 +33,10 @@ struct SessionsView: View {
         }
         .navigationTitle("Sessions")
         .refreshable { await MainActor.run { model.refresh() } }
+        // A tapped question alert or an lfg://session/... link opens that session.
+        .navigationDestination(item: Binding(get: { model.openedSession }, set: { model.openedSession = $0 })) { sid in
+            SessionDetailView(sid: sid)
+        }
     }
 }
 
