@@ -80,6 +80,11 @@ let package = Package(
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
         // `lfg host`, the per-machine agent: its pure reducer and service files (no Foundation, no I/O).
         .target(name: "HostAgent", dependencies: ["FleetCore"], swiftSettings: strict),
+        // Its POSIX edges: one poll loop, pidfd / kqueue process watch, libcurl heartbeat, child spawn. No Foundation.
+        .target(name: "CHostShims"),
+        .target(
+            name: "HostAgentPOSIX", dependencies: ["HostAgent", "FleetCore", "CHostShims", "CCurl", "CCurlShims"],
+            swiftSettings: strict),
 
         // MARK: command line
         .target(
@@ -129,7 +134,8 @@ let package = Package(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
         .testTarget(
-            name: "HostAgentTests", dependencies: ["HostAgent", "LFGCommand", "LFGCommandTesting", "AsyncTesting"],
+            name: "HostAgentTests",
+            dependencies: ["HostAgent", "HostAgentPOSIX", "LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(
