@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .executable(name: "lfg", targets: ["lfg"]),
         .executable(name: "lfg-hook", targets: ["lfg-hook"]),
+        .executable(name: "lfg-host", targets: ["lfg-host"]),
         .library(name: "FleetCore", targets: ["FleetCore"]),
         .library(name: "FleetApp", targets: ["FleetApp"]),
         .library(name: "FleetAppApple", targets: ["FleetAppApple"]),
@@ -102,6 +103,11 @@ let package = Package(
         ),
         .target(name: "LFGCommandTesting", dependencies: ["LFGCommand"], swiftSettings: strict),
         .executableTarget(name: "lfg", dependencies: ["LFGCommand"], swiftSettings: strict),
+        // `lfg host`'s resident process (`lfg host` execs it): no Foundation, the Swift runtime linked in,
+        // so it stays a few MB resident (bench/host-idle.sh).
+        .executableTarget(
+            name: "lfg-host", dependencies: ["HostAgentPOSIX", "HostAgent", "HookIntake", "FleetCore"], swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]),
         // The hook's cheap start: no Foundation, so a burst of hooks costs little CPU (see HookIntake).
         .executableTarget(name: "lfg-hook", dependencies: ["HookIntake"], swiftSettings: strict),
 
