@@ -83,11 +83,11 @@ let package = Package(
         .target(name: "HookIntake", dependencies: ["FleetCore"], swiftSettings: strict),
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HookIntake", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
         // `lfg host`, the per-machine agent: its pure reducer and service files (no Foundation, no I/O).
-        .target(name: "HostAgent", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "HostAgent", dependencies: ["FleetCore", "HookIntake"], swiftSettings: strict),
         // Its POSIX edges: one poll loop, pidfd / kqueue process watch, libcurl heartbeat, child spawn. No Foundation.
         .target(name: "CHostShims"),
         .target(
-            name: "HostAgentPOSIX", dependencies: ["HostAgent", "FleetCore", "CHostShims", "CCurl", "CCurlShims"],
+            name: "HostAgentPOSIX", dependencies: ["HostAgent", "HookIntake", "FleetCore", "CHostShims", "CCurl", "CCurlShims"],
             swiftSettings: strict),
 
         // MARK: command line
@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "HookIntakeTests", dependencies: ["HookIntake", "FleetCore", "AsyncTesting"], swiftSettings: strict),
         .testTarget(
             name: "HostAgentTests",
-            dependencies: ["HostAgent", "HostAgentPOSIX", "LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer", "HTTPTypes"],
+            dependencies: ["HostAgent", "HostAgentPOSIX", "HookIntake", "LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(

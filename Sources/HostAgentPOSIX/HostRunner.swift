@@ -1,5 +1,6 @@
 internal import CHostShims
 import FleetCore
+import HookIntake
 import HostAgent
 
 #if canImport(Glibc)
@@ -34,16 +35,16 @@ public final class HostRunner {
         /// Reads every ring pending (the loop delivers every session with work, not only those rung).
         public var takeRings: () -> Void
         /// The agent process records on disk now, by session key.
-        public var agentRecords: () -> [String: WatchedProcess]
+        public var agentRecords: () -> [String: AgentProcessRecord]
         /// A running process's start time, or nil when there is none.
         public var startTime: ProcessExitWatch.StartTimeLookup
         /// Records session `key`'s end in the inbox as its agent's `SessionEnd` would be, and removes its
         /// process record; returns what went wrong, or nil.
-        public var recordSessionEnd: (String, WatchedProcess) -> String?
+        public var recordSessionEnd: (String, AgentProcessRecord) -> String?
 
         public init(
-            doorbellDescriptor: Int32, takeRings: @escaping () -> Void, agentRecords: @escaping () -> [String: WatchedProcess],
-            startTime: @escaping ProcessExitWatch.StartTimeLookup, recordSessionEnd: @escaping (String, WatchedProcess) -> String?
+            doorbellDescriptor: Int32, takeRings: @escaping () -> Void, agentRecords: @escaping () -> [String: AgentProcessRecord],
+            startTime: @escaping ProcessExitWatch.StartTimeLookup, recordSessionEnd: @escaping (String, AgentProcessRecord) -> String?
         ) {
             self.doorbellDescriptor = doorbellDescriptor
             self.takeRings = takeRings
@@ -116,7 +117,7 @@ public final class HostRunner {
         case .scanAgents:
             queue.append(.agentsScanned(hooks.agentRecords(), at: Self.now()))
         case .watch(let key, let process):
-            if !exits.watch(key, process) { queue.append(.agentExited(key: key, at: Self.now())) }
+            if !exits.watch(key, process.process) { queue.append(.agentExited(key: key, at: Self.now())) }
         case .unwatch(let key):
             exits.unwatch(key)
         case .recordSessionEnd(let key, let process):

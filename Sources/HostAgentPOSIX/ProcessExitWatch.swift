@@ -1,5 +1,5 @@
 internal import CHostShims
-import HostAgent
+import HookIntake
 
 #if canImport(Glibc)
     import Glibc
@@ -51,7 +51,7 @@ public final class ProcessExitWatch {
     /// Starts watching `process` under `key`. Returns false when it is already gone: no such process, or
     /// its id now belongs to another program (a different start time). The check runs after the watch
     /// is in place, so an exit between the two is never missed.
-    public func watch(_ key: String, _ process: WatchedProcess) -> Bool {
+    public func watch(_ key: String, _ process: AgentProcess) -> Bool {
         unwatch(key)
         #if os(Linux)
             let fd = lfg_host_pidfd_open(process.pid)

@@ -62,12 +62,7 @@ func log(_ line: String) {
 let hooks = HostRunner.HookFiles(
     doorbellDescriptor: listener.fileDescriptor,
     takeRings: { _ = listener.receiveKeys() },
-    agentRecords: {
-        AgentProcessRecord.readAll(home: home).mapValues { record in
-            WatchedProcess(
-                sid: record.sid, host: record.host, agent: record.agent, pid: record.process.pid, startTime: record.process.startTime)
-        }
-    },
+    agentRecords: { AgentProcessRecord.readAll(home: home) },
     startTime: { AgentProcess.lookup($0)?.startTime },
     recordSessionEnd: { key, process in
         // Exactly what a hook records for its agent's own SessionEnd: the next drain archives the session.

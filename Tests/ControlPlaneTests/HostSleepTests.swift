@@ -14,6 +14,18 @@ struct HostSleepTests {
         #expect(await harness.call("PUT", "/api/hosts/mbp", #"{"ttlSeconds":\#(Int(Self.ttl))}"#).status == 200)
     }
 
+    /// A service whose host `mbp` heartbeats, with one working session `s1` on it and a card started for it;
+    /// returns the harness and when the session started.
+    private func cardWithWorkingSession() async throws -> (ServiceHarness, UnixTime) {
+        let harness = try await ServiceHarness()
+        await beat(harness)
+        await harness.call("POST", "/api/push/live-activity/start-token", #"{"token":"\#(hexA)","env":"sandbox"}"#)
+        await harness.call("PUT", "/api/sessions/s1", #"{"title":"Build","busy":true,"host":"mbp"}"#)
+        let started = harness.time.now
+        await harness.service.tick()
+        return (harness, started)
+    }
+
     private func card(_ harness: ServiceHarness) async throws -> [String: Any] {
         let devices = await harness.call("GET", "/api/push/live-activity/state").json["devices"] as? [[String: Any]]
         return try #require(devices?.first?["card"] as? [String: Any])
@@ -26,12 +38,7 @@ struct HostSleepTests {
 
     @Test("Heartbeats stop: unknown, the card untouched (no end, no zero); they return: working again, since kept")
     func sleepAndWake() async throws {
-        let harness = try await ServiceHarness()
-        await beat(harness)
-        await harness.call("POST", "/api/push/live-activity/start-token", #"{"token":"\#(hexA)","env":"sandbox"}"#)
-        await harness.call("PUT", "/api/sessions/s1", #"{"title":"Build","busy":true,"host":"mbp"}"#)
-        let started = harness.time.now
-        await harness.service.tick()
+        let (harness, started) = try await cardWithWorkingSession()
         #expect(harness.gateway.delivered.map(\.action) == [.start])
         let before = try await card(harness)
         #expect(try firstRow(before)["since"] as? Double == started)
@@ -57,12 +64,7 @@ struct HostSleepTests {
 
     @Test("A sleep longer than the silence rule comes back as no news (not working) until the session reports")
     func longSleep() async throws {
-        let harness = try await ServiceHarness()
-        await beat(harness)
-        await harness.call("POST", "/api/push/live-activity/start-token", #"{"token":"\#(hexA)","env":"sandbox"}"#)
-        await harness.call("PUT", "/api/sessions/s1", #"{"title":"Build","busy":true,"host":"mbp"}"#)
-        let started = harness.time.now
-        await harness.service.tick()
+        let (harness, started) = try await cardWithWorkingSession()
         harness.time.advance(SilenceRule.defaultSeconds + 60)
         #expect(await harness.service.sessions().map(\.displayState) == [.unknown], "a down host wins over no news")
         await beat(harness)

@@ -2,6 +2,7 @@ import FleetCore
 import Foundation
 import HTTPServer
 import HTTPTypes
+import HookIntake
 import HostAgent
 import HostAgentPOSIX
 import Synchronization
@@ -32,7 +33,7 @@ struct HostEdgesTests {
         defer { _ = ChildProcess.reap(pid) }
         let start = try #require(Self.startTime(pid))
         let watch = ProcessExitWatch(startTime: Self.startTime)
-        #expect(watch.watch("s1", WatchedProcess(sid: "s1", host: "h", agent: "claude", pid: pid, startTime: start)))
+        #expect(watch.watch("s1", AgentProcess(pid: pid, startTime: start, name: "sleep", parentPID: 1)))
         #expect(Self.readable(watch.descriptors, within: 0.05).isEmpty)
         kill(pid, SIGKILL)
         let ready = Self.readable(watch.descriptors, within: 10)
@@ -49,8 +50,8 @@ struct HostEdgesTests {
             while ChildProcess.reap(pid) == nil { usleep(1000) }
         }
         let start = try #require(Self.startTime(pid))
-        #expect(!watch.watch("reused", WatchedProcess(sid: "s", host: "h", agent: "claude", pid: pid, startTime: start + 1)))
-        #expect(!watch.watch("gone", WatchedProcess(sid: "s", host: "h", agent: "claude", pid: 999_999_999, startTime: 1)))
+        #expect(!watch.watch("reused", AgentProcess(pid: pid, startTime: start + 1, name: "sleep", parentPID: 1)))
+        #expect(!watch.watch("gone", AgentProcess(pid: 999_999_999, startTime: 1, name: "gone", parentPID: 1)))
         #expect(watch.descriptors.isEmpty)
     }
 
