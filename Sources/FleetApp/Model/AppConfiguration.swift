@@ -27,6 +27,9 @@ public struct AppConfiguration: Hashable, Sendable {
     /// iOS 18+: the app asks its default server for a broadcast channel and requests its own cards on it
     /// (`pushType: .channel(id)`), so no per-card token has to reach the server (contract 8.1).
     public var requestsChannelCards: Bool = false
+    /// How far ahead the stale date of the app's own requests and updates is (the server's
+    /// `LFG_STALE_AFTER_S` default; see ``CardStaleness``).
+    public var cardStaleAfter: Double = CardStaleness.defaultStaleAfterSeconds
 
     public init(deviceID: DeviceID, environment: PushEnvironment, servers: [ServerProfile], defaultServerName: String) {
         self.deviceID = deviceID
