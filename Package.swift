@@ -130,7 +130,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FleetAppTests",
-            dependencies: ["FleetApp", "FleetAppTesting", "FleetCore", "HTTPTypes", "ControlPlane", "ControlPlaneTesting", "APNs"],
+            dependencies: [
+                "FleetApp", "FleetAppTesting", "FleetCore", "HTTPTypes", "ControlPlane", "ControlPlaneTesting", "APNs",
+                "HTTPServer", "HTTPClient", "AsyncTesting",  // the live connection against a real server on loopback
+            ],
             swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
         .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis", "FleetCore", "FleetCoreTesting"], swiftSettings: strict),
