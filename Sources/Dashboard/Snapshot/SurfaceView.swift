@@ -25,6 +25,12 @@ public struct SurfaceView: Encodable, Sendable, Equatable {
     public var rows: [RowView]
     /// "2 More", or nil.
     public var overflowText: String?
+    /// The question's line where the surface shows one (its words, or what kind of answer a wordless one needs).
+    public var questionLine: String?
+    /// The buttons the Lock Screen draws under it (a confirm question's two answers).
+    public var questionButtons: [String]
+    /// The session a tap opens.
+    public var opensSession: String?
 
     /// The view of `layout` at `now`.
     public init(_ layout: SurfaceLayout, now: UnixTime) {
@@ -42,5 +48,8 @@ public struct SurfaceView: Encodable, Sendable, Equatable {
                 elapsed: ElapsedLabel.text(since: row.since, now: now), line: layout.line(for: row, now: now))
         }
         overflowText = layout.overflowText
+        questionLine = layout.questionLine
+        questionButtons = layout.showsQuestionButtons ? layout.question?.buttons ?? [] : []
+        opensSession = layout.opensSession?.rawValue
     }
 }
