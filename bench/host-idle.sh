@@ -26,7 +26,7 @@ for _ in $(seq 200); do curl -s -o /dev/null "$LFG_URL/healthz" && break; sleep 
 export LFG_AUTH_TOKEN=$(cat "$LFG_HOME/auth-token")
 "$LFG" host >"$WORK/host.log" 2>&1 &
 HOST=$!; PIDS+=("$HOST")
-sleep 60 &
+sleep $(( DURATION + 120 )) &
 SLEEP=$!; PIDS+=("$SLEEP")
 sleep 3  # let lfg host exec lfg-host and send its first heartbeat; the sampled window starts after
 
@@ -52,6 +52,6 @@ printf '%-22s %8s %8s %8s\n' process "RSS kB" "PSS kB" "private kB"
 row "lfg-host (lfg host)" "$HOST"
 row "sleep (floor)" "$SLEEP"
 row "lfg serve (Foundation)" "$SERVE"
-CPU=$(echo "scale=4; ($END_TICKS - $START_TICKS) / $HZ / $ELAPSED * 100" | bc)
+CPU=$(echo "scale=6; ($END_TICKS - $START_TICKS) * 100 / ($HZ * $ELAPSED)" | bc)
 echo "lfg-host peak RSS ${PEAK} kB; CPU $(( END_TICKS - START_TICKS )) ticks of 1/${HZ} s in ${ELAPSED%.*} s = ${CPU} % of one core (bound 0.1 %)"
 echo "lfg host log:"; sed 's/^/  /' "$WORK/host.log" | head -5
