@@ -19,7 +19,6 @@ public final class LiveConnectionDriver {
     let fleet: FleetAppDriver
     let transport: any EventStreamTransport
     let phoneClock: WallClock
-    let sleeper: any Clock<Duration>
     var parser = ServerSentEventParser()
     var generation = 0
     var streamTask: Task<Void, Never>?
@@ -32,7 +31,6 @@ public final class LiveConnectionDriver {
         self.fleet = fleet
         self.transport = transport
         self.phoneClock = phoneClock
-        self.sleeper = sleeper
         self.timer = DeadlineTimer(clock: phoneClock, sleeper: sleeper)
         connection = LiveConnection(policy: policy)
         let previous = fleet.onCallAnswered

@@ -14,7 +14,6 @@ public final class FleetAppDriver {
     let outbox = InMemoryControlPlaneOutbox()
     let client: any ControlPlaneClient
     let phoneClock: WallClock
-    let sleeper: any Clock<Duration>
     var callTasks: [CallID: Task<Void, Never>] = [:]
     let timer: DeadlineTimer
     /// Called after every change the driver carries out (the app's view model re-reads the engine then).
@@ -29,7 +28,6 @@ public final class FleetAppDriver {
     ) {
         self.client = client
         self.phoneClock = phoneClock
-        self.sleeper = sleeper
         self.timer = DeadlineTimer(clock: phoneClock, sleeper: sleeper)
         engine = FleetAppEngine(
             configuration: configuration, host: host, alerts: alerts, outbox: outbox, storage: storage, clock: phoneClock,
