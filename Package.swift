@@ -19,6 +19,8 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "lfg", targets: ["lfg"]),
+        .executable(name: "lfg-hook", targets: ["lfg-hook"]),
+        .executable(name: "lfg-host", targets: ["lfg-host"]),
         .library(name: "FleetCore", targets: ["FleetCore"]),
         .library(name: "FleetApp", targets: ["FleetApp"]),
         .library(name: "FleetAppApple", targets: ["FleetAppApple"]),
@@ -31,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
 
@@ -73,13 +76,24 @@ let package = Package(
         // MARK: tools
         .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "FleetAppTesting", "APNs"], swiftSettings: strict),
         .target(name: "Diagnosis", dependencies: ["FleetCore"], swiftSettings: strict),
-        .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes"], swiftSettings: strict),
+        .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes", "QRCode"], swiftSettings: strict),
+        // QR codes (the pairing link) by libqrencode, drawn for a terminal, as SVG and as PNG.
+        .target(name: "QRCode", dependencies: ["CQREncode"], swiftSettings: strict),
+        // Reads a drawn code back with zbarimg: tests only.
+        .target(name: "QRCodeTesting", dependencies: ["QRCode", "AsyncTesting"], swiftSettings: strict),
         .target(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
             swiftSettings: strict),
-        .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
+        // Foundation-free: what a hook's fast start and `lfg host` share (inbox record, doorbell, agent process).
+        .target(name: "HookIntake", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "HookAdapter", dependencies: ["FleetCore", "HookIntake", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
         // `lfg host`, the per-machine agent: its pure reducer and service files (no Foundation, no I/O).
-        .target(name: "HostAgent", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "HostAgent", dependencies: ["FleetCore", "HookIntake"], swiftSettings: strict),
+        // Its POSIX edges: one poll loop, pidfd / kqueue process watch, libcurl heartbeat, child spawn. No Foundation.
+        .target(name: "CHostShims"),
+        .target(
+            name: "HostAgentPOSIX", dependencies: ["HostAgent", "HookIntake", "FleetCore", "CHostShims", "CCurl", "CCurlShims"],
+            swiftSettings: strict),
 
         // MARK: command line
         .target(
@@ -89,11 +103,22 @@ let package = Package(
                 "ControlPlane", "StoreSQLite", "StorePostgres", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
                 "Sealing",  // `lfg bench seal` only, until privacy mode seals alerts
                 "HostAgent",
+                "QRCode",
             ],
             swiftSettings: strict
         ),
         .target(name: "LFGCommandTesting", dependencies: ["LFGCommand"], swiftSettings: strict),
         .executableTarget(name: "lfg", dependencies: ["LFGCommand"], swiftSettings: strict),
+        // `lfg host`'s resident process (`lfg host` execs it): no Foundation, the Swift runtime linked in,
+        // so it stays a few MB resident (bench/host-idle.sh).
+        .executableTarget(
+            name: "lfg-host", dependencies: ["HostAgentPOSIX", "HostAgent", "HookIntake", "FleetCore"], swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]),
+        // The hook's cheap start: no Foundation, so a burst of hooks costs little CPU (see HookIntake).
+        // Linked fully static in release builds on Linux: no dynamic loader work at start (half its CPU).
+        .executableTarget(
+            name: "lfg-hook", dependencies: ["HookIntake"], swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]),
 
         // MARK: tests (one target per module)
         .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore", "FleetCoreTesting"], swiftSettings: strict),
@@ -108,7 +133,7 @@ let package = Package(
             name: "ControlPlaneTests",
             dependencies: [
                 "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "StorePostgres", "StoreSQL", "HTTPServer", "HTTPClient", "APNs",
-                "APNsMock", "ES256OpenSSL", "LFGCommand",
+                "APNsMock", "ES256OpenSSL", "LFGCommand", "FleetApp", "FleetAppTesting", "QRCode", "QRCodeTesting",
             ],
             swiftSettings: strict
         ),
@@ -131,10 +156,13 @@ let package = Package(
         .testTarget(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
+        .testTarget(name: "HookIntakeTests", dependencies: ["HookIntake", "FleetCore", "AsyncTesting"], swiftSettings: strict),
         .testTarget(
-            name: "HostAgentTests", dependencies: ["HostAgent", "LFGCommand", "LFGCommandTesting", "AsyncTesting"],
+            name: "HostAgentTests",
+            dependencies: ["HostAgent", "HostAgentPOSIX", "HookIntake", "LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "QRCodeTesting"], swiftSettings: strict),
         .testTarget(
             name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer"],
             swiftSettings: strict),

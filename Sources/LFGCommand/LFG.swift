@@ -6,6 +6,9 @@ public enum LFG {
     public static let commands: [any Command.Type] = [
         ServeCommand.self,
         LoginLinkCommand.self,
+        PairCommand.self,
+        PairListCommand.self,
+        PairRevokeCommand.self,
         ReduceCommand.self,
         DiagnoseCommand.self,
         SimulateCommand.self,
@@ -17,6 +20,7 @@ public enum LFG {
         HooksInstallCommand.self,
         HooksUninstallCommand.self,
         HooksDrainCommand.self,
+        HostCommand.self,
         HostInstallCommand.self,
         HostUninstallCommand.self,
         APNsMockCommand.self,

@@ -87,6 +87,8 @@ public actor ControlPlaneService {
     /// What `GET /metrics` reports.
     var metrics = ServiceMetrics()
     let commitTimes = TimedStore.CommitTimes()
+    /// Pairing codes and device credentials (issue 16), read by the authenticator on every request.
+    public nonisolated let pairing = Pairing()
     private var isBusy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -123,6 +125,7 @@ public actor ControlPlaneService {
             contents.retiredChannels = []
         }
         fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts, heardAt: now)
+        pairing.load(contents.deviceCredentials)
         _ = try await apply([
             .loaded(devices: contents.devices, since: contents.since, retiredChannels: contents.retiredChannels, at: now)
         ])
