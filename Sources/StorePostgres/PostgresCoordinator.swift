@@ -8,11 +8,13 @@ import StoreSQL
 /// claimed with `FOR UPDATE SKIP LOCKED`, expiring on the database's clock; device writes queued in
 /// `device_inbox` for the owner; LISTEN/NOTIFY to wake instances, with the lease round as the fallback.
 ///
-/// Its own connection, so lease rounds never queue behind the store's commits (a slow commit must not
-/// cost an instance its leases), and a ``PostgresListener`` with a third.
+/// Leases have a connection of their own (``PostgresLeases``), so a renewal never queues behind the
+/// store's commits or this coordinator's loads (loading thousands of devices taken over must not cost
+/// an instance its leases); loads and the inbox use a second one, and a ``PostgresListener`` a third.
 public actor PostgresCoordinator: FleetCoordinator {
     public nonisolated let instance: InstanceID
     private let connection: PostgresConnection
+    private let leases: PostgresLeases
     private let listener: PostgresListener
     private let channels: CoordinationChannels
 
@@ -23,6 +25,7 @@ public actor PostgresCoordinator: FleetCoordinator {
         self.instance = instance
         let options = "-c search_path=\(store.schema)"
         connection = try PostgresConnection(url: store.url, options: options)
+        leases = try PostgresLeases(instance: instance, connection: PostgresConnection(url: store.url, options: options))
         channels = CoordinationChannels(schema: store.schema)
         listener = PostgresListener(url: store.url, options: options, schema: store.schema, reportProblem: reportProblem)
     }
@@ -32,75 +35,15 @@ public actor PostgresCoordinator: FleetCoordinator {
     /// Stops listening (the thread closes its connection within a poll period).
     public nonisolated func shutdown() { listener.stop() }
 
-    public func leaseRound(ttl: Double, releasing: Set<DeviceID>) throws(StoreError) -> LeaseRound {
-        let me = SQLValue.text(instance.rawValue)
-        return try connection.transaction { () throws(StoreError) in
-            try connection.run(
-                "INSERT INTO lfg_instances (instance_id, alive_until) VALUES (?1, clock_timestamp() + make_interval(secs => ?2)) "
-                    + "ON CONFLICT (instance_id) DO UPDATE SET alive_until = excluded.alive_until",
-                [me, .real(ttl)])
-            for deviceId in releasing.sorted() {
-                try connection.run(
-                    "UPDATE device_leases SET owner = NULL, expires_at = '-infinity' WHERE device_id = ?1 AND owner = ?2",
-                    [.text(deviceId.rawValue), me])
-            }
-            // Still ours (even if just expired): nobody else took it, so nobody else drove it meanwhile.
-            var held = Set<DeviceID>()
-            try connection.run(
-                "UPDATE device_leases SET expires_at = clock_timestamp() + make_interval(secs => ?2) WHERE owner = ?1 "
-                    + "RETURNING device_id",
-                [me, .real(ttl)]
-            ) { row in held.insert(DeviceID(row.text(0))) }
-            var live = 1
-            var devices = 0
-            var revision: Int64 = 0
-            try connection.run(
-                "SELECT (SELECT count(*) FROM lfg_instances WHERE alive_until > clock_timestamp()), "
-                    + "(SELECT count(*) FROM device_leases), (SELECT value FROM fleet_revision WHERE id = 1)", []
-            ) { row in
-                live = max(1, Int(row.integer(0)))
-                devices = Int(row.integer(1))
-                revision = row.integer(2)
-            }
-            let fairShare = (devices + live - 1) / live
-            var gained = Set<DeviceID>()
-            if held.count < fairShare {
-                try connection.run(
-                    """
-                    WITH free AS (
-                        SELECT device_id FROM device_leases WHERE owner IS NULL OR expires_at < clock_timestamp()
-                        ORDER BY device_id LIMIT ?3 FOR UPDATE SKIP LOCKED)
-                    UPDATE device_leases AS lease SET owner = ?1, expires_at = clock_timestamp() + make_interval(secs => ?2),
-                        epoch = lease.epoch + 1
-                    FROM free WHERE lease.device_id = free.device_id RETURNING lease.device_id
-                    """,
-                    [me, .real(ttl), .integer(Int64(fairShare - held.count))]
-                ) { row in gained.insert(DeviceID(row.text(0))) }
-            }
-            return LeaseRound(
-                held: held.union(gained), gained: gained, fleetRevision: revision, liveInstances: live,
-                fairShare: fairShare)
-        }
+    public nonisolated func leaseRound(ttl: Double, releasing: Set<DeviceID>) async throws(StoreError) -> LeaseRound {
+        try await leases.round(ttl: ttl, releasing: releasing)
     }
 
-    public func claimNew(_ deviceId: DeviceID, ttl: Double) throws(StoreError) -> Bool {
-        var claimed = false
-        try connection.run(
-            "INSERT INTO device_leases (device_id, owner, expires_at, epoch) "
-                + "VALUES (?1, ?2, clock_timestamp() + make_interval(secs => ?3), 1) ON CONFLICT (device_id) DO NOTHING "
-                + "RETURNING device_id",
-            [.text(deviceId.rawValue), .text(instance.rawValue), .real(ttl)]
-        ) { _ in claimed = true }
-        return claimed
+    public nonisolated func claimNew(_ deviceId: DeviceID, ttl: Double) async throws(StoreError) -> Bool {
+        try await leases.claimNew(deviceId, ttl: ttl)
     }
 
-    public func releaseAll() throws(StoreError) {
-        try connection.transaction { () throws(StoreError) in
-            try connection.run(
-                "UPDATE device_leases SET owner = NULL, expires_at = '-infinity' WHERE owner = ?1", [.text(instance.rawValue)])
-            try connection.run("DELETE FROM lfg_instances WHERE instance_id = ?1", [.text(instance.rawValue)])
-        }
-    }
+    public nonisolated func releaseAll() async throws(StoreError) { try await leases.releaseAll() }
 
     public func loadDevices(_ ids: Set<DeviceID>) throws(StoreError) -> [DeviceID: DeviceRecord] {
         try connection.transaction { () throws(StoreError) in

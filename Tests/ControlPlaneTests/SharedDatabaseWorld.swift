@@ -35,8 +35,8 @@ final class SharedDatabaseWorld: Sendable {
     static let isVerbose = ProcessInfo.processInfo.environment["LFG_TEST_VERBOSE"] == "1"
 
     func stopAll() {
-        for (index, instance) in instances.enumerated() where instance.process.isRunning {
-            if Self.isVerbose { print("instance \(index) printed:\n\(instance.printed)") }
+        for (index, instance) in instances.enumerated() where Self.isVerbose {
+            print("instance \(index) printed:\n\(instance.printed.split(separator: "\n").filter { $0.hasPrefix("lfg serve") }.joined(separator: "\n"))")
         }
         if Self.isVerbose { print(pushes.all.map { "\($0.connection) \($0.token.suffix(4)) \($0.event ?? "?") \($0.working ?? -1) \($0.receivedAt)" }) }
         for instance in instances where instance.process.isRunning { instance.stop(SIGTERM) }

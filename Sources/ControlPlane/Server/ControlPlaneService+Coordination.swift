@@ -11,6 +11,12 @@ struct CoordinationState {
     var fleetRevision: Int64 = -1
     /// Held devices past the fair share, given up once nothing is in flight for them.
     var toShed: Set<DeviceID> = []
+    /// Held devices whose records a lease round found not yet loaded: the follow-up loads them.
+    var owedTakeover: Set<DeviceID> = []
+    /// Devices whose records are being loaded now (not owed again meanwhile).
+    var loading: Set<DeviceID> = []
+    /// The fleet revision the last lease round read (the follow-up reloads when it differs).
+    var roundFleetRevision: Int64 = -1
     var isDrainingInbox = false
     var isInboxDrainOwed = false
     var isReloadingFleet = false
@@ -50,17 +56,49 @@ extension ControlPlaneService {
 
     // MARK: lease rounds
 
-    /// Renews, claims and sheds leases every `leaseInterval` until cancelled; gives them all up on the way out.
+    /// Renews, claims and sheds leases every `leaseInterval` until cancelled, and beside it carries out
+    /// what each round found to do (``followUpLeaseRound()``).
+    ///
+    /// Renewing never waits for that work: loading thousands of devices taken over, or a slow inbox, took
+    /// longer than the lease time, and an instance taking over lost its own leases meanwhile.
     func runLeaseRounds() async {
         let clock = dependencies.clock
-        while !Task.isCancelled {
-            await leaseRound()
-            do { try await clock.sleep(for: dependencies.leaseInterval) } catch { break }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.runLeaseFollowUps() }
+            while !Task.isCancelled {
+                await leaseRound()
+                do { try await clock.sleep(for: dependencies.leaseInterval) } catch { break }
+            }
+            group.cancelAll()
         }
     }
 
-    /// One round: shed what is over the fair share (settled devices only), renew, claim, take over the
-    /// gained devices, apply queued writes, and reload the fleet if a notification was missed.
+    private func runLeaseFollowUps() async {
+        while !Task.isCancelled {
+            await leaseFollowUp.wait()
+            if Task.isCancelled { return }
+            await followUpLeaseRound()
+        }
+    }
+
+    /// Loads the devices the rounds gained, applies queued writes, and reloads the fleet if a round saw
+    /// a revision this instance has not loaded (a missed notification).
+    func followUpLeaseRound() async {
+        guard let coordinator = dependencies.coordinator else { return }
+        let toLoad = coordination.owedTakeover.intersection(coordination.held)
+        coordination.owedTakeover = []
+        if !toLoad.isEmpty {
+            coordination.loading.formUnion(toLoad)
+            await takeOver(toLoad, coordinator)
+            coordination.loading.subtract(toLoad)
+        }
+        await drainInbox()
+        if coordination.roundFleetRevision != coordination.fleetRevision { await reloadFleet() }
+        if !toLoad.isEmpty { noteChange() }
+    }
+
+    /// One round: shed what is over the fair share (settled devices only), renew, claim, and leave the
+    /// gained devices, queued writes and a missed fleet change to the follow-up.
     func leaseRound() async {
         guard let coordinator = dependencies.coordinator else { return }
         let startedAt = now
@@ -93,15 +131,25 @@ extension ControlPlaneService {
             release()
         }
         coordination.held = round.held.union(claimedMeanwhile)
+        if !round.gained.isEmpty || !lost.isEmpty || !shedding.isEmpty {
+            // Leases move rarely (start, a kill, a handover, rebalancing): each move is worth a line.
+            dependencies.reportProblem(
+                "leases: holding \(coordination.held.count) of fair share \(round.fairShare) (\(round.liveInstances) live); "
+                    + "gained \(Self.listed(round.gained)), lost \(Self.listed(lost)), shed \(Self.listed(shedding))")
+        }
         let excess = coordination.held.count - round.fairShare
         coordination.toShed = excess > 0 ? Set(coordination.held.sorted { $0.rawValue > $1.rawValue }.prefix(excess)) : []
         // Gained now, or held without being driven (an earlier load failed): load their stored records.
         let driven = Set(watcher.deviceIds)
         let toLoad = round.gained.union(round.held.subtracting(driven).subtracting(claimedMeanwhile))
-        if !toLoad.isEmpty { await takeOver(toLoad, coordinator) }
-        await drainInbox()
-        if round.fleetRevision != coordination.fleetRevision { await reloadFleet() }
-        if !toLoad.isEmpty { noteChange() }
+        coordination.owedTakeover.formUnion(toLoad.subtracting(coordination.loading))
+        coordination.roundFleetRevision = round.fleetRevision
+        leaseFollowUp.notify()
+    }
+
+    /// A few device ids, or how many when there are many (a line per lease move stays short at 10,000).
+    static func listed(_ devices: Set<DeviceID>) -> String {
+        devices.count <= 5 ? "[\(devices.map(\.rawValue).sorted().joined(separator: ", "))]" : "\(devices.count) devices"
     }
 
     /// Loads the stored records of devices just claimed and starts driving them.
@@ -115,7 +163,10 @@ extension ControlPlaneService {
             return
         }
         await acquire()
-        do { _ = try await apply([.loaded(devices: records, since: [:], at: now)]) } catch {
+        // Rounds went on while they loaded: drive only what is still held (a device shed or lost meanwhile
+        // belongs to another instance now).
+        let stillHeld = records.filter { coordination.held.contains($0.key) }
+        do { _ = try await apply([.loaded(devices: stillHeld, since: [:], at: now)]) } catch {
             dependencies.reportProblem("taking over \(devices.count) devices failed: \(error); retried next round")
             coordination.held.subtract(devices)
             coordination.toShed.formUnion(devices)

@@ -84,6 +84,8 @@ public actor ControlPlaneService {
     let questionOutboxSignal = ChangeSignal()
     /// The devices this instance drives and how fresh its leases are (several instances on one database).
     var coordination = CoordinationState()
+    /// Wakes the follow-up of a lease round (takeover, inbox, missed fleet change).
+    let leaseFollowUp = ChangeSignal()
     /// What `GET /metrics` reports.
     var metrics = ServiceMetrics()
     let commitTimes = TimedStore.CommitTimes()
