@@ -29,6 +29,13 @@ stop_load() {
 }
 trap stop_load EXIT
 
+# The same throwaway PostgreSQL test.sh starts, so the PostgreSQL store suite is soaked too.
+if [ -z "${LFG_TEST_DATABASE_URL:-}" ]; then
+  source scripts/postgres-cluster.sh
+  lfg_postgres_start
+  trap 'stop_load; lfg_postgres_stop' EXIT   # lfg_postgres_start's own trap would replace stop_load's
+fi
+
 passed=0 failed=0 hung=0
 for run in $(seq 1 "$runs"); do
   label=quiet
