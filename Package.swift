@@ -19,6 +19,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "lfg", targets: ["lfg"]),
+        .executable(name: "lfg-hook", targets: ["lfg-hook"]),
         .library(name: "FleetCore", targets: ["FleetCore"]),
         .library(name: "FleetApp", targets: ["FleetApp"]),
         .library(name: "FleetAppApple", targets: ["FleetAppApple"]),
@@ -77,7 +78,9 @@ let package = Package(
         .target(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
             swiftSettings: strict),
-        .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
+        // Foundation-free: what a hook's fast start and `lfg host` share (inbox record, doorbell, agent process).
+        .target(name: "HookIntake", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "HookAdapter", dependencies: ["FleetCore", "HookIntake", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
         // `lfg host`, the per-machine agent: its pure reducer and service files (no Foundation, no I/O).
         .target(name: "HostAgent", dependencies: ["FleetCore"], swiftSettings: strict),
 
@@ -94,6 +97,11 @@ let package = Package(
         ),
         .target(name: "LFGCommandTesting", dependencies: ["LFGCommand"], swiftSettings: strict),
         .executableTarget(name: "lfg", dependencies: ["LFGCommand"], swiftSettings: strict),
+        // The hook's cheap start: no Foundation, so a burst of hooks costs little CPU (see HookIntake).
+        // Linked fully static in release builds on Linux: no dynamic loader work at start (half its CPU).
+        .executableTarget(
+            name: "lfg-hook", dependencies: ["HookIntake"], swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]),
 
         // MARK: tests (one target per module)
         .testTarget(name: "FleetCoreTests", dependencies: ["FleetCore", "FleetCoreTesting"], swiftSettings: strict),
@@ -131,6 +139,7 @@ let package = Package(
         .testTarget(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
+        .testTarget(name: "HookIntakeTests", dependencies: ["HookIntake", "FleetCore", "AsyncTesting"], swiftSettings: strict),
         .testTarget(
             name: "HostAgentTests", dependencies: ["HostAgent", "LFGCommand", "LFGCommandTesting", "AsyncTesting"],
             swiftSettings: strict),

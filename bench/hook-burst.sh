@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Many `lfg hook` calls at once: per-call wall time (spawn to exit) and events lost, at 4, 10, 20, 50 and
+# Many hook calls at once: per-call wall time (spawn to exit) and events lost, at 4, 10, 20, 50 and
 # 100 hooks at once, against `lfg serve` on loopback with a fresh LFG_HOME for the hooks at every level.
 # Usage: bench/hook-burst.sh [LFG_BINARY] [LEVELS...]   (default: .build/release/lfg; 4 10 20 50 100)
+# The hook is what `lfg hooks install` writes: `lfg-hook` (the cheap start, beside LFG_BINARY).
 # Two shapes per level: "own" (every event its own session, as issue 19's table) and "shared" (five
-# events per session, so hooks of one session meet). Each level sends max(100, 2 x level) events as
-# back-to-back bursts. Lost = events whose report the server does not show after the bursts plus one
-# `lfg hooks drain`.
+# events per session, so hooks of one session meet); two hosts: "host" (something listens on
+# $LFG_HOME/host.sock: `lfg host` when this lfg has it, else a stand-in below that runs `lfg hooks drain`
+# whenever it is rung, one at a time) and "none" (nobody listens: each hook hands its session to
+# `lfg hook --deliver-session`). Each level sends max(100, 2 x level) events as back-to-back bursts.
+# Lost = events whose report the server does not show after the bursts plus one `lfg hooks drain`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LFG=${1:-.build/release/lfg}
 shift || true
 LEVELS=${*:-4 10 20 50 100}
 [ -x "$LFG" ] || { echo "no $LFG: swift build -c release first" >&2; exit 1; }
+HOOK="$(dirname "$LFG")/lfg-hook"
+[ -x "$HOOK" ] || { echo "no $HOOK: swift build -c release builds it beside lfg" >&2; exit 1; }
 WORK=$(mktemp -d)
 SERVE_PID=
 cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null; rm -rf "$WORK"; }
@@ -23,13 +28,13 @@ LFG_HOME="$WORK/serve" "$LFG" serve --port "$PORT" >"$WORK/serve.log" 2>&1 &
 SERVE_PID=$!
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.05; done
 TOKEN=$(cat "$WORK/serve/auth-token")
-echo "lfg hook bursts: $LFG, lfg serve on 127.0.0.1:$PORT, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
-printf '%-7s %-7s %7s %8s %8s %8s %11s %12s %10s %6s\n' shape "at once" events p50 p99 max "floor p99" "cpu hook/floor" "after burst" lost
+echo "hook bursts: $HOOK, lfg serve on 127.0.0.1:$PORT, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at start"
+printf '%-7s %-5s %-7s %7s %8s %8s %8s %11s %14s %12s %6s\n' shape host "at once" events p50 p99 max "floor p99" "cpu hook/floor" "after burst" lost
 
-python3 - "$LFG" "$PORT" "$TOKEN" "$WORK" $LEVELS <<'PY'
-import json, os, subprocess, sys, time, urllib.request
-lfg, port, token, work = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-levels = [int(x) for x in sys.argv[5:]]
+python3 - "$LFG" "$HOOK" "$PORT" "$TOKEN" "$WORK" $LEVELS <<'PY'
+import json, os, socket, subprocess, sys, threading, time, urllib.request
+lfg, hook, port, token, work = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+levels = [int(x) for x in sys.argv[6:]]
 url = f"http://127.0.0.1:{port}"
 
 def sessions():
@@ -58,10 +63,43 @@ def p99(times):
     times = sorted(times)
     return times[min(len(times) - 1, int(len(times) * 0.99))]
 
-def run_level(shape, level):
-    home = os.path.join(work, f"hooks-{shape}-{level}")
+class DrainingHost:
+    """Stands in for `lfg host` on the doorbell: binds $LFG_HOME/host.sock and, whenever rung, runs
+    `lfg hooks drain` (one at a time; rings during a drain make one more)."""
+    def __init__(self, home, env):
+        self.path, self.env = os.path.join(home, "host.sock"), env
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(self.path)
+        self.sock.settimeout(0.05)
+        self.stopping = False
+        self.thread = threading.Thread(target=self.loop)
+        self.thread.start()
+
+    def loop(self):
+        while not self.stopping:
+            try:
+                self.sock.recv(2048)
+            except socket.timeout:
+                continue
+            self.sock.setblocking(False)
+            try:
+                while True: self.sock.recv(2048)
+            except BlockingIOError:
+                pass
+            self.sock.settimeout(0.05)
+            subprocess.run([lfg, "hooks", "drain", "--timeout", "10"], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop(self):
+        self.stopping = True
+        self.thread.join()
+        self.sock.close()
+        os.unlink(self.path)
+
+def run_level(shape, mode, level):
+    home = os.path.join(work, f"hooks-{shape}-{mode}-{level}")
     os.makedirs(home)
     env = dict(os.environ, LFG_HOME=home, LFG_URL=url, LFG_AUTH_TOKEN=token)
+    host = DrainingHost(home, env) if mode == "host" else None
     total = max(100, 2 * level)
     # own: every event its own session. shared: every burst sends five events to each of level/5
     # sessions, the same sessions burst after burst, so a session's final state must come from its last burst.
@@ -71,11 +109,11 @@ def run_level(shape, level):
     for burst, start in enumerate(range(0, total, level)):
         batch = []
         for index in range(start, min(start + level, total)):
-            sid = f"{shape}-{level}-{index}" if shape == "own" else f"{shape}-{level}-{(index - start) // 5}"
+            sid = f"{shape}-{mode}-{level}-{index}" if shape == "own" else f"{shape}-{mode}-{level}-{(index - start) // 5}"
             prompt = f"prompt {index}"
             payload = json.dumps({"session_id": sid, "cwd": "/work/bench", "hook_event_name": "UserPromptSubmit",
                                   "prompt": prompt, "session_title": prompt})
-            batch.append(([lfg, "hook"], payload.encode()))
+            batch.append(([hook], payload.encode()))
             if last_prompts.get(sid, (None, None))[0] != burst:
                 last_prompts[sid] = (burst, set())
             last_prompts[sid][1].add(prompt)
@@ -87,15 +125,19 @@ def run_level(shape, level):
         listed = sessions()
         stale = [sid for sid, (_, prompts) in last_prompts.items() if listed.get(sid, {}).get("title") not in prompts]
         return len(stale) * (1 if shape == "own" else 5)
+    if host:
+        host.stop()
     after_burst = total - missing()
     subprocess.run([lfg, "hooks", "drain", "--timeout", "30"], env=env, stdout=subprocess.DEVNULL)
     lost = missing()
     times.sort()
     pick = lambda q: times[min(len(times) - 1, int(len(times) * q))]
-    print(f"{shape:<7} {level:<7} {total:>7} {pick(0.5):>6.0f}ms {pick(0.99):>6.0f}ms {times[-1]:>6.0f}ms {p99(floor):>9.0f}ms {sum(cpu) / len(cpu):>5.1f}/{sum(floor_cpu) / len(floor_cpu):<4.1f}ms {after_burst:>6}/{total:<4} {lost:>6}",
+    print(f"{shape:<7} {mode:<5} {level:<7} {total:>7} {pick(0.5):>6.0f}ms {pick(0.99):>6.0f}ms {times[-1]:>6.0f}ms {p99(floor):>9.0f}ms {sum(cpu) / len(cpu):>5.1f}/{sum(floor_cpu) / len(floor_cpu):<4.1f}ms {after_burst:>6}/{total:<4} {lost:>6}",
           flush=True)
 
 for shape in ("own", "shared"):
-    for level in levels:
-        run_level(shape, level)
+    for mode in ("host", "none"):
+        for level in levels:
+            run_level(shape, mode, level)
+print(f"load average at the end: {open('/proc/loadavg').read().split()[:3]}")
 PY

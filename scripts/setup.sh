@@ -19,7 +19,7 @@ fi
 
 PACKAGES=(libnghttp2-dev libmicrohttpd-dev libssl-dev libsqlite3-dev libpq-dev postgresql pkg-config nghttp2-client openssl)
 BACKPORTED=(libcurl4-openssl-dev libcurl4)
-OPTIONAL=(chromium python3 nginx-light libnginx-mod-http-echo)   # scripts/dashboard-check.sh and bench/ (nginx: a second endpoint for bench/apns.sh); skipped when unavailable
+OPTIONAL=(chromium python3 nginx-light libnginx-mod-http-echo wrk)   # scripts/dashboard-check.sh and bench/ (nginx: a second endpoint for bench/apns.sh and the reference in bench/ingest.sh; wrk: bench/ingest.sh); skipped when unavailable
 
 missing=()
 for p in "${PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

@@ -24,10 +24,14 @@ public struct HookCommand: Command {
 
     /// The `--agent` value, read leniently: a hook must never fail on its arguments.
     let agentName: String?
+    /// `--deliver-session KEY` (from `lfg-hook`, which recorded the event and heard no host): deliver
+    /// that session; nothing is read on stdin.
+    let recordedSession: String?
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         // A hand-edited settings file might add anything: take `--agent NAME`, ignore the rest, never fail.
         agentName = (try? arguments.value("--agent")) ?? nil
+        recordedSession = (try? arguments.value("--deliver-session")) ?? nil
         arguments = ArgumentList([])
     }
 
@@ -41,15 +45,21 @@ public struct HookCommand: Command {
             context.writeError("lfg hook: --agent \(agentName ?? ""): unknown agent (known: \(AgentAdapters.names)); the event was not recorded\n")
             return 0
         }
-        let runner = HookRunner(
+        var runner = HookRunner(
             files: HookFiles(home: URL(fileURLWithPath: configuration.home)), host: configuration.host,
             delivery: HookCommand.delivery(for: configuration), requestTimeout: configuration.requestTimeout,
             tokenFingerprint: TokenFingerprint.of(configuration.token), agent: agent, wallClock: { Date().timeIntervalSince1970 })
+        runner.agentProcess = { AgentProcess.agent() }
         let answering = PhoneAnswering(configuration, client: HTTPClient())
         var asked: (PhoneQuestion, AskedQuestion)?
-        let summary = await runner.handle(String(decoding: context.readInput(), as: UTF8.self), deadline: deadline) {
-            // Only an agent whose decision format LFG speaks waits for the phone.
-            if agent.answersFromPhone { asked = answering.ask(&$0) }
+        let summary: HookRunner.Summary
+        if let recordedSession {
+            summary = await runner.deliverRecorded(recordedSession, deadline: deadline)
+        } else {
+            summary = await runner.handle(String(decoding: context.readInput(), as: UTF8.self), deadline: deadline) {
+                // Only an agent whose decision format LFG speaks waits for the phone.
+                if agent.answersFromPhone { asked = answering.ask(&$0) }
+            }
         }
         // Stderr of a hook that exits 0 only reaches Claude Code's debug log.
         if let problem = summary.problem { context.writeError("lfg hook: \(problem)\n") }
@@ -73,12 +83,8 @@ public struct HookCommand: Command {
             + "not retried until the token changes"
     }
 
-    /// This machine's host name (`gethostname`: no DNS lookup, which could stall a hook).
-    static func machineName() -> String? {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    /// This machine's host name (``HookSettings/machineName()``).
+    static func machineName() -> String? { HookSettings.machineName() }
 
     /// The live delivery to the control plane at `configuration.url`.
     static func delivery(for configuration: HookConfiguration) -> any ReportDelivery {

@@ -8,7 +8,7 @@ public struct HooksInstallCommand: Command {
     public static let usage = """
         Usage: lfg hooks install [--agent claude|codex] [--settings FILE] [--lfg PATH] [--answer-policy P] [--answer-wait S]
 
-        Adds `lfg hook` to every event LFG maps, in FILE (default for Claude Code: $CLAUDE_CONFIG_DIR/settings.json,
+        Adds `lfg hook` (or, when `lfg-hook` sits beside lfg, that cheap start) to every event LFG maps, in FILE (default for Claude Code: $CLAUDE_CONFIG_DIR/settings.json,
         else ~/.claude/settings.json; for Codex: $CODEX_HOME/hooks.json, else ~/.codex/hooks.json). Keeps every
         other setting and hook; backs the file up first (FILE.lfg-backup-<time>); running it again changes
         nothing. A file that is not valid JSON is refused.
@@ -18,7 +18,7 @@ public struct HooksInstallCommand: Command {
           --answer-wait S   the longest wait in seconds (default 300)
         Both are saved as LFG_ANSWER_POLICY / LFG_ANSWER_WAIT_S in $LFG_HOME/.env; the PermissionRequest and
         PreToolUse handlers get a `timeout` 30 s above the wait, so Claude Code never cuts a decision short.
-        (Claude Code only, for now.) Codex runs a hook only after you trust it once: open Codex and review it in /hooks.
+        Codex runs a hook only after you trust it once: open Codex and review it in /hooks.
         """
 
     let settingsPath: String?
@@ -52,7 +52,8 @@ public struct HooksInstallCommand: Command {
             ? try HookAnswerSetup.save(policy: answerPolicy, wait: answerWait, environment: context.environment) : nil
         let waits = answering.map { $0.policy != .never } ?? false
         let editor = HookSettingsEditor(
-            executablePath: executable, agent: agent, answerTimeout: waits ? answering?.hookTimeoutSeconds : nil)
+            executablePath: executable, fastStartPath: HookSettingsLocation.fastStart(besides: executable), agent: agent,
+            answerTimeout: waits ? answering?.hookTimeoutSeconds : nil)
         let outcome: SettingsFile.Outcome
         do {
             outcome = try SettingsFile.edit(path, now: Date().timeIntervalSince1970, transform: editor.install)
@@ -90,6 +91,14 @@ enum HookSettingsLocation {
             throw UsageError("--agent \(name): unknown agent; known: \(AgentAdapters.names)")
         }
         return adapter
+    }
+
+    /// `lfg-hook` beside the `lfg` at `executable`, when it is there (the handler then runs it: a cheap
+    /// start, see docs/hook-fast-path.md); nil otherwise, and the handler runs `lfg hook`.
+    static func fastStart(besides executable: String) -> String? {
+        let path = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            .appendingPathComponent(HookSettingsEditor.fastStartName).path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
     static func currentExecutable() -> String {

@@ -25,6 +25,22 @@ struct HooksCommandTests {
         return path
     }()
 
+    @Test("Install writes the cheap start when lfg-hook sits beside lfg")
+    func installsFastStart() async throws {
+        let folder = try TemporaryFolder()
+        let bin = folder.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for name in ["lfg", "lfg-hook"] {
+            _ = FileManager.default.createFile(
+                atPath: bin + "/" + name, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        }
+        let run = await CapturedRun.run(["hooks", "install", "--settings", folder.file("settings.json"), "--lfg", bin + "/lfg"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("Added `\(bin)/lfg-hook` to Claude Code's hooks"))
+        let written = try JSONParser.parse(try #require(folder.read("settings.json")))
+        #expect(written["hooks"]?["PreToolUse"]?.arrayValue?.first?["hooks"]?.arrayValue?.first?["command"] == .string(bin + "/lfg-hook"))
+    }
+
     static func install(_ folder: TemporaryFolder, _ name: String = "settings.json") async -> (status: Int32, output: String, errors: String) {
         await CapturedRun.run(["hooks", "install", "--settings", folder.file(name), "--lfg", fakeLFG])
     }

@@ -56,6 +56,24 @@ struct SettingsEditorTests {
         #expect(!HookSettingsEditor.isLFGHandler(.object(["type": "http", "command": "lfg hook"])))
     }
 
+    @Test("With lfg-hook beside lfg the handler runs that cheap start; an earlier `lfg hook` entry is replaced, and both are LFG's")
+    func fastStartHandler() throws {
+        let fast = HookSettingsEditor(executablePath: "/usr/local/bin/lfg", fastStartPath: "/usr/local/bin/lfg-hook")
+        #expect(fast.command == "/usr/local/bin/lfg-hook")
+        #expect(HookSettingsEditor(executablePath: "/x/lfg", fastStartPath: "/x/lfg-hook", agent: CodexAdapter()).command
+            == "/x/lfg-hook --agent codex")
+        for command in ["/usr/local/bin/lfg-hook", "lfg-hook --agent codex", "'/My Tools/lfg-hook'"] {
+            #expect(HookSettingsEditor.isLFGHandler(.object(["type": "command", "command": .string(command)])), "\(command)")
+        }
+        for command in ["lfg-hook hook", "/opt/notlfg-hook", "lfg-hook --agent"] {
+            #expect(!HookSettingsEditor.isLFGHandler(.object(["type": "command", "command": .string(command)])), "\(command)")
+        }
+        let old = try Self.editor.install(into: try JSONParser.parse(Self.userSettings))
+        let upgraded = try fast.install(into: old)
+        #expect(upgraded == (try fast.install(into: try JSONParser.parse(Self.userSettings))))
+        #expect(HookSettingsEditor.uninstall(from: upgraded) == HookSettingsEditor.uninstall(from: old))
+    }
+
     @Test("Installing twice gives the same document as installing once")
     func idempotent() throws {
         let once = try Self.editor.install(into: try JSONParser.parse(Self.userSettings))

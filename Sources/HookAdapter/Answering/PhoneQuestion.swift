@@ -26,6 +26,7 @@ public struct PhoneQuestion: Hashable, Sendable {
 
     /// The question `event` asks (with its `permission_suggestions`), or nil when it asks none.
     public static func asked(by event: HookEvent, permissionSuggestions: [JSONValue] = []) -> PhoneQuestion? {
+        guard event.mayWaitForPhone else { return nil }
         let tool = event.toolName ?? "tool"
         switch (event.name, tool) {
         case (.permissionRequest, "AskUserQuestion"), (.permissionRequest, "ExitPlanMode"):

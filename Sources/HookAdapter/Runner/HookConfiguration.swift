@@ -1,4 +1,5 @@
 import FleetCore
+import HookIntake
 
 /// Where the hook reports and with what credentials (CONTRACT section 4).
 ///
@@ -46,14 +47,15 @@ public struct HookConfiguration: Hashable, Sendable {
     public static func resolve(
         environment: [String: String], hostName: String? = nil, readFile: (String) -> String?
     ) -> HookConfiguration {
-        let home = environment["LFG_HOME"].nonEmpty ?? ((environment["HOME"].nonEmpty ?? ".") + "/.lfg")
-        let dotEnv = readFile(home + "/.env").map(DotEnv.parse) ?? [:]
-        func setting(_ name: String) -> String? { environment[name].nonEmpty ?? dotEnv[name].nonEmpty }
+        let settings = HookSettings(environment: environment, readFile: readFile)
+        let home = settings.home
+        let dotEnv = settings.dotEnv
+        let setting = settings.value
         var url = setting("LFG_URL") ?? defaultURL
         while url.hasSuffix("/") { url.removeLast() }
         let budget = setting("LFG_HOOK_BUDGET_MS").flatMap(Double.init).map { min(max($0, 50), 10_000) / 1000 }
         var configuration = HookConfiguration(
-            home: home, url: url, host: setting("LFG_HOST").map { HostID($0) } ?? hostName.nonEmpty.map { HostID($0) } ?? .local,
+            home: home, url: url, host: settings.host(hostName: hostName),
             timeBudget: budget ?? HookRunner.timeBudget)
         (configuration.answering, configuration.answeringProblems) = AnswerSettings.resolve(setting)
         if let token = environment["LFG_AUTH_TOKEN"].nonEmpty {

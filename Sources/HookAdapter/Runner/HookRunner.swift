@@ -24,6 +24,8 @@ public struct HookRunner: Sendable {
     public var tokenFingerprint: String
     /// The agent whose hook input this reads.
     public var agent: any AgentAdapter
+    /// The agent process running this hook (``AgentProcess/agent(ofParent:)``), recorded with the event.
+    public var agentProcess: @Sendable () -> AgentProcess? = { nil }
 
     public init(
         files: HookFiles, host: HostID = .local, delivery: any ReportDelivery,
@@ -49,6 +51,11 @@ public struct HookRunner: Sendable {
         public var helped = SpoolDrainer.Result()
         /// Why the event was not recorded, when it was not (bad input, unwritable `$LFG_HOME`).
         public var problem: String?
+
+        init(recorded: String? = nil, problem: String? = nil) {
+            self.recorded = recorded
+            self.problem = problem
+        }
     }
 
     /// Handles one hook input (the JSON text on stdin) within `deadline`. Never throws.
@@ -75,27 +82,41 @@ public struct HookRunner: Sendable {
         } catch {
             summary.problem = "could not record the event in \(files.inbox.root.path): \(error)"
         }
+        return await deliver(summary.recorded, deadline: deadline, now: now, into: summary)
+    }
+
+    /// Delivers session `key`, recorded earlier by `lfg-hook` (which found no host listening), then
+    /// helps stranded sessions as ``handle(_:deadline:preparing:)`` does.
+    public func deliverRecorded(_ key: String, deadline: HookDeadline) async -> Summary {
+        do {
+            try files.prepare()
+        } catch {
+            return Summary(problem: "cannot write \(files.home.path) (\(error.localizedDescription)); set LFG_HOME to a writable folder")
+        }
+        return await deliver(key, deadline: deadline, now: wallClock(), into: Summary(recorded: key))
+    }
+
+    private func deliver(_ key: String?, deadline: HookDeadline, now: UnixTime, into summary: Summary) async -> Summary {
+        var summary = summary
         let deliverer = SessionDeliverer(
             files: files, delivery: delivery, requestTimeout: requestTimeout, now: now, tokenFingerprint: tokenFingerprint)
-        if let key = summary.recorded {
+        if let key {
             summary.drain = await deliverer.deliver(key, deadline: deadline)
         }
         // Only with half the budget left: helping is a courtesy, never a reason to be slow.
         if summary.drain.stoppedBecause == nil || summary.drain.stoppedBecause == .anotherProcessDelivers,
             deadline.remainingSeconds > requestTimeout / 2
         {
-            summary.helped = await SpoolDrainer.helpStranded(deliverer, excluding: summary.recorded, deadline: deadline, now: now)
+            summary.helped = await SpoolDrainer.helpStranded(deliverer, excluding: key, deadline: deadline, now: now)
         }
         return summary
     }
 
     /// Records `event` in its session's inbox; returns the session key.
     func record(_ event: HookEvent, now: UnixTime) throws -> String {
-        let key = HookFiles.key(for: event.sessionID)
-        let line = RecordedEvent(event: event, host: host, recordedAt: now).encoded()
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        try files.inbox.record(Data(line.utf8), key: key, wallNanoseconds: UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec))
+        let key = SessionKey.of(event.sessionID)
+        let line = RecordedEvent(event: event, host: host, recordedAt: now, agentPID: agentProcess()?.pid).encoded()
+        try files.inbox.record(Data(line.utf8), key: key, wallNanoseconds: InboxEntry.wallNanoseconds())
         if event.name == .sessionStart { files.pruneRecords(untouchedSince: now - Self.stateLifetime) }
         return key
     }

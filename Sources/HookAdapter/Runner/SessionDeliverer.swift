@@ -36,6 +36,15 @@ public struct SessionDeliverer: Sendable {
     /// passes. `waitForTurn` waits (bounded by the deadline) instead of leaving when the turn is taken.
     public func deliver(_ key: String, deadline: HookDeadline, waitForTurn: Bool = false) async -> SpoolDrainer.Result {
         var result = SpoolDrainer.Result()
+        // `lfg-hook` records without creating hook-sessions/ (where the turn's lock lives): whoever
+        // delivers first does.
+        do {
+            try files.prepare()
+        } catch {
+            result.stoppedBecause = .cannotSave("\(error)")
+            result.remaining = files.inbox.entries(key).count
+            return result
+        }
         while true {
             let lockPath = files.sessionLock(key)
             guard let turn = waitForTurn ? FileLock.acquire(lockPath, until: deadline) : FileLock.tryAcquire(lockPath) else {

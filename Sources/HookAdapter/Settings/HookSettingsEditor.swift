@@ -4,7 +4,8 @@ import FleetCore
 /// the shape `{"hooks": {Event: [{"matcher"?, "hooks": [handler]}]}}`), added and removed as pure JSON
 /// transformations.
 ///
-/// LFG's handler is recognised by its command: `<path ending in /lfg or lfg> hook [--agent NAME]`.
+/// LFG's handler is recognised by its command: `<path ending in /lfg or lfg> hook [--agent NAME]`, or the
+/// cheap start `<path ending in /lfg-hook or lfg-hook> [--agent NAME]` (see docs/hook-fast-path.md).
 /// Install adds one matcher group `{"hooks": [handler]}` to each event the agent's adapter subscribes
 /// to (no matcher: every tool, every notification); everything else in the document, the user's own
 /// hooks included, stays as it was.
@@ -23,9 +24,14 @@ public struct HookSettingsEditor: Sendable {
     /// Code never kills a hook about to print its decision; nil when the hook never waits.
     public var answerTimeout: Int?
 
-    /// An editor whose handler runs the `lfg` executable at `executablePath` for `agent`'s events.
-    public init(executablePath: String, agent: any AgentAdapter = AgentAdapters.default, answerTimeout: Int? = nil) {
-        command = ([Self.shellQuoted(executablePath), "hook"] + agent.hookArguments).joined(separator: " ")
+    /// An editor whose handler runs the `lfg` executable at `executablePath` for `agent`'s events, or,
+    /// when `fastStartPath` names `lfg-hook` (beside that `lfg`), the cheap start.
+    public init(
+        executablePath: String, fastStartPath: String? = nil, agent: any AgentAdapter = AgentAdapters.default,
+        answerTimeout: Int? = nil
+    ) {
+        let program = fastStartPath.map { [Self.shellQuoted($0)] } ?? [Self.shellQuoted(executablePath), "hook"]
+        command = (program + agent.hookArguments).joined(separator: " ")
         events = agent.installedEvents
         self.answerTimeout = answerTimeout
     }
@@ -105,15 +111,20 @@ public struct HookSettingsEditor: Sendable {
         }
     }
 
-    /// Whether `handler` runs `lfg hook` for any agent (any path to `lfg`, quoted or not).
+    /// The cheap start's executable name, installed beside `lfg`.
+    public static let fastStartName = "lfg-hook"
+
+    /// Whether `handler` runs `lfg hook` or `lfg-hook` for any agent (any path, quoted or not).
     public static func isLFGHandler(_ handler: JSONValue) -> Bool {
         guard handler["type"]?.stringValue == "command", let command = handler["command"]?.stringValue else {
             return false
         }
         guard let (program, rest) = splitFirstWord(command.trimmingWhitespace()) else { return false }
         let words = rest.split(whereSeparator: \.isWhitespace)
-        let isHook = words == ["hook"] || (words.count == 3 && words[0] == "hook" && words[1] == "--agent")
-        return (program == "lfg" || program.hasSuffix("/lfg")) && isHook
+        func runs(_ name: String) -> Bool { program == name || program.hasSuffix("/" + name) }
+        let agentArguments = { (words: ArraySlice<Substring>) in words.isEmpty || (words.count == 2 && words.first == "--agent") }
+        return (runs("lfg") && words.first == "hook" && agentArguments(words.dropFirst()))
+            || (runs(Self.fastStartName) && agentArguments(words[...]))
     }
 
     /// The first shell word (single or double quotes removed) and the text after it.

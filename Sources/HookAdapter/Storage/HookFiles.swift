@@ -1,5 +1,6 @@
 import FleetCore
 import Foundation
+import HookIntake
 
 /// The hook's files in `$LFG_HOME`:
 ///
@@ -20,7 +21,7 @@ public struct HookFiles: Sendable {
 
     var sessionsFolder: URL { home.appendingPathComponent("hook-sessions", isDirectory: true) }
     /// The event inbox.
-    public var inbox: EventInbox { EventInbox(root: home.appendingPathComponent("hook-inbox", isDirectory: true)) }
+    public var inbox: EventInbox { EventInbox(root: URL(fileURLWithPath: InboxEntry.root(home: home.path), isDirectory: true)) }
     /// The spool file of earlier versions.
     public var legacySpool: URL { home.appendingPathComponent("hook-spool.jsonl") }
     var pauseFile: URL { home.appendingPathComponent("hook-paused-until") }
@@ -33,12 +34,8 @@ public struct HookFiles: Sendable {
         }
     }
 
-    /// A session id as a file name: kept when it is plain, hex-encoded otherwise.
-    public static func key(for sid: String) -> String {
-        let plain = sid.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
-        if plain, !sid.isEmpty, sid.count <= 128 { return sid }
-        return "x" + sid.utf8.prefix(100).map { String(format: "%02x", $0) }.joined()
-    }
+    /// A session id as a file name (``SessionKey``).
+    public static func key(for sid: String) -> String { SessionKey.of(sid) }
 
     // MARK: Session records
 
@@ -139,12 +136,7 @@ public struct HookFiles: Sendable {
     /// Writes through a temporary file renamed into place, mode 0600.
     static func writeAtomically(_ data: Data, to url: URL) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        try EventInbox.writeNew(data, to: temporary.path)
-        guard rename(temporary.path, url.path) == 0 else {
-            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            unlink(temporary.path)
-            throw error
-        }
+        try AtomicFile.replace(url.path, with: Array(data), through: temporary.path)
     }
 }
 

@@ -62,6 +62,16 @@ public struct HookEvent: Hashable, Sendable {
     /// Whether a subagent (not the main thread) raised the event.
     public var isFromSubagent: Bool { agentID != nil }
 
+    /// Whether this event can hold the agent for the phone's answer (contract 8.2): a `PermissionRequest`,
+    /// or a `PreToolUse` of AskUserQuestion or ExitPlanMode. Such events always take `lfg hook`'s full
+    /// path; `PhoneQuestion` decides, among them, which ask a question.
+    public var mayWaitForPhone: Bool {
+        switch (name, toolName) {
+        case (.permissionRequest, _), (.preToolUse, "AskUserQuestion"), (.preToolUse, "ExitPlanMode"): true
+        default: false
+        }
+    }
+
     /// Reads one event from the hook's stdin.
     ///
     /// Throws only when the text is not a JSON object or carries no `session_id`: without a session
@@ -141,7 +151,7 @@ public enum HookEventName: Hashable, Sendable {
 
 extension Optional<String> {
     /// The string, or nil when it is nil or empty.
-    var nonEmpty: String? {
+    package var nonEmpty: String? {
         guard let self, !self.isEmpty else { return nil }
         return self
     }

@@ -13,6 +13,10 @@ public struct CodexAdapter: AgentAdapter {
     public init() {}
     public var name: String { "codex" }
     public var displayName: String { "Codex" }
+    /// Codex's `PermissionRequest` takes the decision Claude Code's does, minus `updatedPermissions`
+    /// (Codex has no `permission_suggestions`, so the phone never offers "Always allow"): see
+    /// docs/codex-hooks.md, "Output".
+    public var answersFromPhone: Bool { true }
 
     /// The six events every current Codex has. `StopFailure` is newer: an older Codex might refuse a
     /// hooks file naming it, so it is read when a user adds it but never installed.
