@@ -32,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
 
@@ -74,7 +75,11 @@ let package = Package(
         // MARK: tools
         .target(name: "Simulator", dependencies: ["FleetCore", "ControlPlane", "FleetApp", "FleetAppTesting", "APNs"], swiftSettings: strict),
         .target(name: "Diagnosis", dependencies: ["FleetCore"], swiftSettings: strict),
-        .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes"], swiftSettings: strict),
+        .target(name: "Dashboard", dependencies: ["FleetCore", "ControlPlane", "HTTPTypes", "QRCode"], swiftSettings: strict),
+        // QR codes (the pairing link) by libqrencode, drawn for a terminal, as SVG and as PNG.
+        .target(name: "QRCode", dependencies: ["CQREncode"], swiftSettings: strict),
+        // Reads a drawn code back with zbarimg: tests only.
+        .target(name: "QRCodeTesting", dependencies: ["QRCode", "AsyncTesting"], swiftSettings: strict),
         .target(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
             swiftSettings: strict),
@@ -92,6 +97,7 @@ let package = Package(
                 "ControlPlane", "StoreSQLite", "StorePostgres", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
                 "Sealing",  // `lfg bench seal` only, until privacy mode seals alerts
                 "HostAgent",
+                "QRCode",
             ],
             swiftSettings: strict
         ),
@@ -116,7 +122,7 @@ let package = Package(
             name: "ControlPlaneTests",
             dependencies: [
                 "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "StorePostgres", "StoreSQL", "HTTPServer", "HTTPClient", "APNs",
-                "APNsMock", "ES256OpenSSL", "LFGCommand",
+                "APNsMock", "ES256OpenSSL", "LFGCommand", "FleetApp", "FleetAppTesting", "QRCode", "QRCodeTesting",
             ],
             swiftSettings: strict
         ),
@@ -144,6 +150,7 @@ let package = Package(
             name: "HostAgentTests", dependencies: ["HostAgent", "LFGCommand", "LFGCommandTesting", "AsyncTesting"],
             swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "QRCodeTesting"], swiftSettings: strict),
         .testTarget(
             name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer"],
             swiftSettings: strict),

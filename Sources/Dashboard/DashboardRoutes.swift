@@ -22,11 +22,19 @@ extension ControlPlaneService: DashboardSource {
 public struct DashboardRoutes: HTTPHandler {
     let source: any DashboardSource
     let now: @Sendable () -> UnixTime
+    let pairingCode: (@Sendable () -> PairingGrant)?
 
-    /// - Parameter now: the wall clock, Unix seconds (elapsed labels and token ages are computed against it).
-    public init(source: any DashboardSource, now: @escaping @Sendable () -> UnixTime) {
+    /// - Parameters:
+    ///   - now: the wall clock, Unix seconds (elapsed labels and token ages are computed against it).
+    ///   - pairingCode: the live pairing code (`ControlPlaneService.currentPairingCode`) for the "Pair a phone"
+    ///     panel at `/dashboard/pairing`; nil: that route answers 404.
+    public init(
+        source: any DashboardSource, now: @escaping @Sendable () -> UnixTime,
+        pairingCode: (@Sendable () -> PairingGrant)? = nil
+    ) {
         self.source = source
         self.now = now
+        self.pairingCode = pairingCode
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -36,6 +44,9 @@ public struct DashboardRoutes: HTTPHandler {
         case "/dashboard.css": asset = ("text/css; charset=utf-8", DashboardStyle.css)
         case "/dashboard.js": asset = ("text/javascript; charset=utf-8", DashboardScript.javaScript)
         case "/dashboard/snapshot": asset = nil
+        case "/dashboard/pairing" where request.method == "GET":
+            guard let pairingCode else { return .error(404, "pairing is not offered by this server") }
+            return PairingPanel.response(pairingCode())
         default: return .error(404, "no such page: \(request.path); the dashboard is at /")
         }
         guard request.method == "GET" || request.method == "HEAD" else {

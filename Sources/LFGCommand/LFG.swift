@@ -6,6 +6,9 @@ public enum LFG {
     public static let commands: [any Command.Type] = [
         ServeCommand.self,
         LoginLinkCommand.self,
+        PairCommand.self,
+        PairListCommand.self,
+        PairRevokeCommand.self,
         ReduceCommand.self,
         DiagnoseCommand.self,
         SimulateCommand.self,

@@ -1,7 +1,4 @@
 import ControlPlane
-import Foundation
-import HTTPClient
-import StoreSQLite
 
 /// `lfg login-link`: asks the running `lfg serve` for a new one-time dashboard login URL.
 public struct LoginLinkCommand: Command {
@@ -22,30 +19,9 @@ public struct LoginLinkCommand: Command {
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        let config: ServerConfig
-        do { config = try ServerConfig.load(environment: context.environment) } catch {
-            throw CommandFailure("\(error)")
-        }
-        let tokenFile = config.home + "/" + HomeFiles.authToken
-        guard let token = config.authToken
-            ?? (try? String(contentsOfFile: tokenFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        else {
-            throw CommandFailure("no token: set LFG_AUTH_TOKEN or start lfg serve once so it writes \(tokenFile)")
-        }
-        let base = "http://127.0.0.1:\(port)"
-        let response: HTTPClientResponse
-        do {
-            response = try await HTTPClient().send(HTTPClientRequest(
-                method: "POST", url: base + APIPaths.loginLinks, headers: [("Authorization", "Bearer \(token)")]))
-        } catch {
-            throw CommandFailure("no lfg serve answers on \(base) (\(error)); start it, or pass its --port")
-        }
         struct Answer: Decodable { var path: String }
-        guard response.status == 200, let answer = try? JSONDecoder().decode(Answer.self, from: response.body) else {
-            let text = String(decoding: response.body, as: UTF8.self)
-            throw CommandFailure("lfg serve on \(base) refused (HTTP \(response.status)): \(text)")
-        }
-        context.write(base + answer.path + "\n")
+        let answer = try await OwnerCall(port: port, context: context).send("POST", APIPaths.loginLinks).decode(Answer.self)
+        context.write("http://127.0.0.1:\(port)" + answer.path + "\n")
         return 0
     }
 }

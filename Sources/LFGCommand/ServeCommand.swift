@@ -24,7 +24,8 @@ public struct ServeCommand: Command {
         LFG_DATABASE_URL=postgres://... keeps the store in PostgreSQL instead of lfg.sqlite.
         Pushes Live Activity updates only with LFG_LIVE_ACTIVITIES=1, complete LFG_APNS_* credentials,
         N = LFG_PUSH_PORT (default 8766). One server per $LFG_HOME: a second one on the same home refuses to start.
-        Prints a one-time dashboard login URL. Stops cleanly on SIGINT or SIGTERM.
+        Prints a one-time dashboard login URL and a one-time pairing QR code for the iPhone app (its link names
+        LFG_PUBLIC_URL, else this address; lfg pair prints a fresh one). Stops cleanly on SIGINT or SIGTERM.
         --demo: no Apple account or phone needed: an in-process APNs stand-in, simulated hosts and one
         simulated iPhone drive the real server, with data in a fresh folder under $TMPDIR (or $LFG_HOME).
         """
@@ -54,12 +55,19 @@ public struct ServeCommand: Command {
         let signals = TerminationSignals()
         let parts = try await ServeParts.assemble(config: config, port: port, bind: bind, context: context)
         let url = "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(parts.port)"
+        let grant = parts.service.makePairingCode()
         context.write("""
             lfg serve: listening on \(url) (data in \(config.home))
               dashboard login (one time, 15 min; lfg login-link makes more): \(url)/login?code=\(parts.loginCode)
               live activities: \(parts.gateReason.map { "silent: \($0)" } ?? "pushing")
 
             """)
+        context.write(try PairingPrintout.text(link: grant.link, expiresInSeconds: grant.expiresInSeconds, context: context))
+        if config.publicURL == nil, bind == "127.0.0.1" || bind == "0.0.0.0" {
+            context.writeError(
+                "lfg serve: the pairing link names \(url), which a phone cannot reach; set LFG_PUBLIC_URL to the "
+                    + "address it reaches this computer at (and --bind to match), then lfg pair\n")
+        }
         await parts.run(until: signals)
         context.write("lfg serve: stopped\n")
         return 0
@@ -115,7 +123,8 @@ struct ServeParts: Sendable {
 
         let loginCode = Authenticator.makeSecret()
         // The web dashboard: authorized requests outside /api/ (the page, its assets, its snapshot).
-        let dashboard = DashboardRoutes(source: service, now: { WallClock.system.now })
+        let dashboard = DashboardRoutes(
+            source: service, now: { WallClock.system.now }, pairingCode: { service.currentPairingCode() })
         let router = APIRouter(
             service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard,
             signInPage: SignInPage())
@@ -126,6 +135,7 @@ struct ServeParts: Sendable {
             throw CommandFailure("\(error)")  // it says why: the port in use, or privileges
         }
 
+        service.pairing.serverURL = config.publicURL ?? "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(boundPort)"
         var pushConfig = config
         if pushPortFollowsListening { pushConfig.pushPort = boundPort }
         var pushGate = gate(pushConfig, port: boundPort, lock: .notTried)

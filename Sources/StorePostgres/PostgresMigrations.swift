@@ -49,5 +49,13 @@ public enum PostgresMigrations {
             ALTER TABLE retired_channels ADD COLUMN hold_until DOUBLE PRECISION;
             """
         ),
+        StoreMigration(
+            "005_device_credentials",
+            """
+            CREATE TABLE device_credentials (
+                id TEXT PRIMARY KEY NOT NULL, secret_hash TEXT NOT NULL, name TEXT NOT NULL, device_id TEXT,
+                created_at DOUBLE PRECISION NOT NULL, revoked_at DOUBLE PRECISION);
+            """
+        ),
     ]
 }

@@ -43,6 +43,12 @@ public enum StoreTables {
             let question = try decode(Question.self, row.text(0), decoder)
             contents.questions[question.id] = question
         }
+        try database.run("SELECT id, secret_hash, name, device_id, created_at, revoked_at FROM device_credentials", []) { row in
+            let record = DeviceCredentialRecord(
+                id: DeviceCredentialID(row.text(0)), secretHash: row.text(1), name: row.text(2),
+                deviceId: row.optionalText(3).map { DeviceID($0) }, createdAt: row.real(4), revokedAt: row.optionalReal(5))
+            contents.deviceCredentials[record.id] = record
+        }
         return contents
     }
 
@@ -122,6 +128,17 @@ public enum StoreTables {
                 ])
         case .deleteQuestions(let ids):
             for id in ids { try database.run("DELETE FROM questions WHERE id = ?1", [.text(id.rawValue)]) }
+        case .putDeviceCredential(let record):
+            try database.run(
+                "INSERT INTO device_credentials (id, secret_hash, name, device_id, created_at, revoked_at) "
+                    + "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (id) DO UPDATE SET secret_hash = excluded.secret_hash, "
+                    + "name = excluded.name, device_id = excluded.device_id, created_at = excluded.created_at, "
+                    + "revoked_at = excluded.revoked_at",
+                [
+                    .text(record.id.rawValue), .text(record.secretHash), .text(record.name),
+                    record.deviceId.map { .text($0.rawValue) } ?? .null, .real(record.createdAt),
+                    record.revokedAt.map { .real($0) } ?? .null,
+                ])
         }
     }
 

@@ -49,5 +49,14 @@ public enum SQLiteMigrations {
             ALTER TABLE retired_channels ADD COLUMN hold_until REAL;
             """
         ),
+        StoreMigration(
+            // Paired devices (issue 16): the credential's hash only, never the secret.
+            "005_device_credentials",
+            """
+            CREATE TABLE device_credentials (
+                id TEXT PRIMARY KEY NOT NULL, secret_hash TEXT NOT NULL, name TEXT NOT NULL, device_id TEXT,
+                created_at REAL NOT NULL, revoked_at REAL);
+            """
+        ),
     ]
 }

@@ -21,8 +21,9 @@ final class ServeProcess: Sendable {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lfg")
     }
 
-    /// Starts `lfg serve --port port` with `environment` and returns once it printed its listening line.
-    static func start(port: Int, environment: [String: String]) async throws -> ServeProcess {
+    /// Starts `lfg serve --port port` with `environment` and returns once it printed `readyLine` (by
+    /// default its 'live activities:' line).
+    static func start(port: Int, environment: [String: String], readyLine: String = "live activities:") async throws -> ServeProcess {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw ServeProcessError(message: "\(executable.path) is missing; build the package (swift build) first")
         }
@@ -41,7 +42,7 @@ final class ServeProcess: Sendable {
                 output += String(decoding: data, as: UTF8.self)
                 return output
             }
-            if data.isEmpty || text.contains("live activities:") {
+            if data.isEmpty || text.contains(readyLine) {
                 ready.yield(())
                 if data.isEmpty { handle.readabilityHandler = nil }
             }
@@ -49,7 +50,7 @@ final class ServeProcess: Sendable {
         try process.run()
         let serve = ServeProcess(process: process, port: port, output: output)
         do {
-            _ = try await ready.next("lfg serve to print its 'live activities:' line")
+            _ = try await ready.next("lfg serve to print '\(readyLine)'")
         } catch {
             serve.stop(SIGKILL)
             throw ServeProcessError(message: "\(error); it printed: \(serve.printed)")

@@ -120,6 +120,20 @@ enum StoreKind: String, CaseIterable, Sendable {
         ])
         #expect(try await store.history(deviceId: "phone", limit: 1).map(\.startedAt) == [7])
     }
+
+    @Test("A device credential comes back as written, and a revocation replaces it by id", arguments: StoreKind.allCases)
+    func deviceCredentials(kind: StoreKind) async throws {
+        let store = try kind.make()
+        let phone = DeviceCredentialRecord(
+            id: DeviceCredentialID("0123456789abcdef"), secretHash: hexA, name: "Ana's iPhone", deviceId: "phone", createdAt: 10)
+        let pad = DeviceCredentialRecord(
+            id: DeviceCredentialID("fedcba9876543210"), secretHash: hexB, name: "iPad", deviceId: nil, createdAt: 11)
+        var revoked = phone
+        revoked.revokedAt = 12
+        try await store.commit([.putDeviceCredential(phone), .putDeviceCredential(pad)])
+        try await store.commit([.putDeviceCredential(revoked)])
+        #expect(try await store.load().deviceCredentials == [phone.id: revoked, pad.id: pad])
+    }
 }
 
 @Suite struct SQLiteStoreTests {
@@ -127,10 +141,10 @@ enum StoreKind: String, CaseIterable, Sendable {
     func migrationsAndReopen() async throws {
         let path = try makeTemporaryDirectory() + "/lfg.sqlite"
         let first = try SQLiteStore(path: path, now: 1)
-        #expect(try await first.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels", "004_retired_channel_hold"])
+        #expect(try await first.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels", "004_retired_channel_hold", "005_device_credentials"])
         try await first.commit([.putDevice("phone", StoreSuiteTests.record)])
         let second = try SQLiteStore(path: path, now: 2)
-        #expect(try await second.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels", "004_retired_channel_hold"])
+        #expect(try await second.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels", "004_retired_channel_hold", "005_device_credentials"])
         #expect(try await second.load().devices["phone"] == StoreSuiteTests.record)
     }
 

@@ -13,6 +13,9 @@ public struct ServerConfig: Hashable, Sendable {
     public var staleAfterSeconds: Int
     /// `LFG_QUESTION_TTL_S`: seconds until a question whose prompt gives no `expiresAt` expires.
     public var questionLifetimeSeconds: Int = defaultQuestionLifetimeSeconds
+    /// `LFG_PUBLIC_URL`: the base URL a phone reaches this server at (e.g. `https://mac.example.ts.net:8766`),
+    /// carried by pairing links; nil: the address `lfg serve` listens on.
+    public var publicURL: String?
     /// `LFG_NO_NEWS_AFTER_S`: a busy session silent this long (its host up) reads as "no news" (``SilenceRule``).
     public var noNewsAfterSeconds: Int = Int(SilenceRule.defaultSeconds)
     public var apns: APNsSettings
@@ -96,6 +99,11 @@ public struct ServerConfig: Hashable, Sendable {
         config.questionLifetimeSeconds = try integer(
             "LFG_QUESTION_TTL_S", default: defaultQuestionLifetimeSeconds, in: 1...86_400)
         config.noNewsAfterSeconds = try integer("LFG_NO_NEWS_AFTER_S", default: Int(SilenceRule.defaultSeconds), in: 10...86_400)
+        if let url = value("LFG_PUBLIC_URL") {
+            do { config.publicURL = try PairingLink(parsing: PairingLink(server: url, code: "check").text).server } catch {
+                throw ConfigError(variable: "LFG_PUBLIC_URL", message: "must be http:// or https:// and a host, as a phone reaches this server, not '\(url)'")
+            }
+        }
         return config
     }
 }

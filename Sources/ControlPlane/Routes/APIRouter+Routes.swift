@@ -25,6 +25,13 @@ extension APIRouter {
 
     static let ok = HTTPResponse.json(["ok": true])
 
+    /// `GET /api/events`' answer over `stream`.
+    static func eventStream(_ stream: AsyncStream<Data>) -> HTTPResponse {
+        HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
+            body: .stream(stream))
+    }
+
     static func makeRoutes(_ service: ControlPlaneService) -> [Route] {
         [
             Route("GET", "/api/sessions") { _, _ in
@@ -50,12 +57,7 @@ extension APIRouter {
                     return .json(["deleted": parameters[0]])
                 }
             },
-            Route("GET", "/api/events") { _, _ in
-                HTTPResponse(
-                    status: 200,
-                    headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
-                    body: .stream(service.events.subscribe()))
-            },
+            Route("GET", "/api/events") { _, _ in eventStream(service.events.subscribe()) },
             Route("PUT", "/api/hosts/{host}") { request, parameters in
                 await with(HeartbeatBody.self, request) { body throws(ServiceError) in
                     try await service.heartbeat(HostID(parameters[0]), ttlSeconds: body.ttlSeconds)
@@ -70,7 +72,7 @@ extension APIRouter {
                     return ok
                 }
             },
-        ] + deviceRoutes(service) + liveActivityRoutes(service) + questionRoutes(service)
+        ] + deviceRoutes(service) + liveActivityRoutes(service) + questionRoutes(service) + pairingRoutes(service)
     }
 
     static func liveActivityRoutes(_ service: ControlPlaneService) -> [Route] {

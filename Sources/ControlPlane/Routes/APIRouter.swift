@@ -44,10 +44,14 @@ public struct APIRouter: HTTPHandler {
         if path == ["login"], request.method == "GET" { return authenticator.login(request) }
         if path == ["login"], request.method == "POST" { return authenticator.signIn(request) }
         if path == ["logout"], request.method == "POST" { return authenticator.logout(request) }
-        let authorization = authenticator.authorize(request)
+        if path == ["api", "pair"] { return await pairRoute(request) }
+        let authorization = authenticator.authorize(request, pairing: service.pairing)
         guard authorization != .none else {
             if let signInPage, path.first != "api", request.method == "GET" || request.method == "HEAD" {
                 return await signInPage.respond(to: request)
+            }
+            if let bearer = Authenticator.bearer(request), DeviceCredentialText.parse(bearer) != nil {
+                return .error(401, "this device's credential was revoked or is unknown; pair the device again (lfg pair)")
             }
             return HTTPResponse.error(401, "missing or wrong token; send Authorization: Bearer <token from $LFG_HOME/auth-token>")
         }
@@ -63,10 +67,18 @@ public struct APIRouter: HTTPHandler {
             for (name, value) in zip(route.parameterNames, parameters) {
                 if let problem = IdentifierRule.problem(value) { return .error(400, problem, field: name) }
             }
+            if case .device(let record) = authorization {
+                if let refusal = DeviceAccess.refusal(route, parameters, request, record) { return refusal }
+                // Tagged, so revoking the credential ends the device's open stream at once.
+                if route.template == "GET /api/events" { return Self.eventStream(service.events.subscribe(tag: record.id.rawValue)) }
+            }
             return await route.handler(request, parameters)
         }
         if !allowed.isEmpty { return Self.methodNotAllowed(allowed) }
-        if let dashboard, path.first != "api" { return await dashboard.respond(to: request) }
+        if let dashboard, path.first != "api" {
+            guard authorization.isOwner else { return .error(403, "the dashboard is the owner's; a paired device cannot open it") }
+            return await dashboard.respond(to: request)
+        }
         return .error(404, "no such route: \(request.method) \(request.path)")
     }
 
@@ -94,6 +106,8 @@ public struct APIRouter: HTTPHandler {
 struct Route: Sendable {
     let method: String
     let pattern: [String]
+    /// `METHOD /path/pattern`, as ``DeviceAccess`` lists routes.
+    let template: String
     /// The parameters' names, in order.
     let parameterNames: [String]
     let handler: @Sendable (HTTPRequest, [String]) async -> HTTPResponse
@@ -101,6 +115,7 @@ struct Route: Sendable {
     init(_ method: String, _ path: String, _ handler: @escaping @Sendable (HTTPRequest, [String]) async -> HTTPResponse) {
         self.method = method
         self.pattern = path.split(separator: "/").map(String.init)
+        self.template = method + " " + path
         self.parameterNames = pattern.filter(Self.isParameter).map { $0 == "{}" ? "id" : String($0.dropFirst().dropLast()) }
         self.handler = handler
     }

@@ -26,10 +26,21 @@ public final class Authenticator: Sendable {
 
     /// How a request is authorized.
     public enum Authorization: Equatable, Sendable {
+        /// The owner's bearer token.
         case bearer
-        /// A browser session, with its anti-forgery value.
+        /// A browser session, with its anti-forgery value (the owner, in the dashboard).
         case session(csrf: String)
+        /// A paired device's own credential: only the routes ``DeviceAccess`` lists.
+        case device(DeviceCredentialRecord)
         case none
+
+        /// Whether the owner is calling (token or dashboard), as opposed to a paired device or no one.
+        public var isOwner: Bool {
+            switch self {
+            case .bearer, .session: true
+            case .device, .none: false
+            }
+        }
     }
 
     private struct State {
@@ -51,10 +62,12 @@ public final class Authenticator: Sendable {
         if let loginCode { state.withLock { $0.loginCodes[loginCode] = now() + Self.loginCodeLifetime } }
     }
 
-    /// How `request` is authorized: `Authorization: Bearer <token>`, a live session cookie, or not at all.
-    public func authorize(_ request: HTTPRequest) -> Authorization {
-        if let header = request.header("Authorization"), header.hasPrefix("Bearer ") {
-            return Self.isEqual(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), token) ? .bearer : .none
+    /// How `request` is authorized: `Authorization: Bearer <token>` (the owner's, or a live credential of a
+    /// device paired through `pairing`), a live session cookie, or not at all.
+    public func authorize(_ request: HTTPRequest, pairing: Pairing? = nil) -> Authorization {
+        if let bearer = Self.bearer(request) {
+            if Self.isEqual(bearer, token) { return .bearer }
+            return pairing?.verify(bearer).map { .device($0) } ?? .none
         }
         guard let id = Self.cookie(Self.cookieName, in: request) else { return .none }
         let current = now()
@@ -128,6 +141,12 @@ public final class Authenticator: Sendable {
             ("Set-Cookie", "\(Self.cookieName)=\(id); HttpOnly; SameSite=Strict; Path=/; Max-Age=\(age)"),
             ("Set-Cookie", "\(Self.csrfCookieName)=\(csrf); SameSite=Strict; Path=/; Max-Age=\(age)"),
         ]
+    }
+
+    /// The token after `Authorization: Bearer `, if the request carries one.
+    static func bearer(_ request: HTTPRequest) -> String? {
+        guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else { return nil }
+        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
     }
 
     /// The value of cookie `name`, if the request carries it.

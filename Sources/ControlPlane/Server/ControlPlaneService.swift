@@ -75,6 +75,8 @@ public actor ControlPlaneService {
     var widgetThrottle = WidgetReloadThrottle()
     var widgetOutbox: [QuestionPush.Target] = []
     let questionOutboxSignal = ChangeSignal()
+    /// Pairing codes and device credentials (issue 16), read by the authenticator on every request.
+    public nonisolated let pairing = Pairing()
     private var isBusy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -104,6 +106,7 @@ public actor ControlPlaneService {
         defer { release() }
         let contents = try await dependencies.store.load()
         fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts, heardAt: now)
+        pairing.load(contents.deviceCredentials)
         _ = try await apply([
             .loaded(devices: contents.devices, since: contents.since, retiredChannels: contents.retiredChannels, at: now)
         ])

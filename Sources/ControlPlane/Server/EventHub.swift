@@ -6,6 +6,8 @@ public final class EventHub: Sendable {
     private struct State {
         var nextId = 0
         var subscribers: [Int: AsyncStream<Data>.Continuation] = [:]
+        /// Who opened each tagged stream (a paired device's credential id), so revoking it ends them.
+        var tags: [Int: String] = [:]
     }
 
     private let state = Mutex(State())
@@ -13,15 +15,20 @@ public final class EventHub: Sendable {
     public init() {}
 
     /// A stream of SSE-framed events; it starts with a comment so clients see the stream open.
-    public func subscribe() -> AsyncStream<Data> {
+    /// - Parameter tag: who opened it, for ``finish(tag:)`` (a paired device's credential id).
+    public func subscribe(tag: String? = nil) -> AsyncStream<Data> {
         let (stream, continuation) = AsyncStream.makeStream(of: Data.self, bufferingPolicy: .bufferingNewest(1024))
         let id = state.withLock { state in
             defer { state.nextId += 1 }
             state.subscribers[state.nextId] = continuation
+            state.tags[state.nextId] = tag
             return state.nextId
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            self?.state.withLock { state in
+                state.subscribers.removeValue(forKey: id)
+                state.tags.removeValue(forKey: id)
+            }
         }
         continuation.yield(Data(": connected\n\n".utf8))
         return stream
@@ -53,6 +60,14 @@ public final class EventHub: Sendable {
         }
         guard !ended.isEmpty else { return }
         state.withLock { state in for id in ended { state.subscribers.removeValue(forKey: id) } }
+    }
+
+    /// Ends the streams opened with `tag` (a revoked device's: its next call, the reconnect, gets 401).
+    public func finish(tag: String) {
+        let subscribers = state.withLock { state in
+            state.tags.filter { $0.value == tag }.compactMap { state.subscribers[$0.key] }
+        }
+        for subscriber in subscribers { subscriber.finish() }
     }
 
     /// Ends every stream (shutdown).

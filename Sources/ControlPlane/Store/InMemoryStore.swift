@@ -57,6 +57,7 @@ public final class InMemoryStore: Store {
         case .deleteDevice(let deviceId): contents.devices[deviceId] = nil
         case .putQuestion(let question): contents.questions[question.id] = question
         case .deleteQuestions(let ids): for id in ids { contents.questions[id] = nil }
+        case .putDeviceCredential(let record): contents.deviceCredentials[record.id] = record
         }
     }
 }

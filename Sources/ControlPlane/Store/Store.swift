@@ -33,6 +33,8 @@ public enum StoreWrite: Hashable, Sendable {
     case putQuestion(Question)
     /// Remove resolved questions past the kept number.
     case deleteQuestions([QuestionID])
+    /// Insert or replace a paired device's credential, by id (a revocation puts it with `revokedAt` set).
+    case putDeviceCredential(DeviceCredentialRecord)
 }
 
 /// Everything a store holds, as loaded at start.
@@ -45,12 +47,15 @@ public struct StoreContents: Hashable, Sendable {
     public var questions: [QuestionID: Question]
     /// Channels no device needs any more whose deletion APNs has not confirmed.
     public var retiredChannels: [DeviceChannel]
+    /// Every paired device's credential, revoked ones included.
+    public var deviceCredentials: [DeviceCredentialID: DeviceCredentialRecord]
 
     public init(
         sessions: [SessionID: SessionReport] = [:], hosts: [HostID: HostHeartbeat] = [:],
         devices: [DeviceID: DeviceRecord] = [:], since: SinceMap = [:], questions: [QuestionID: Question] = [:],
-        retiredChannels: [DeviceChannel] = []
+        retiredChannels: [DeviceChannel] = [], deviceCredentials: [DeviceCredentialID: DeviceCredentialRecord] = [:]
     ) {
+        self.deviceCredentials = deviceCredentials
         self.sessions = sessions
         self.hosts = hosts
         self.devices = devices

@@ -40,6 +40,7 @@ enum DashboardPage {
               <table class="table" id="tokens"><thead><tr><th>Device</th><th>Kind</th><th>Env</th><th>Token</th><th>Age</th></tr></thead><tbody></tbody></table>
             </section>
           </div>
+          \#(PairingPanel.html)
           <section class="block">
             <div class="block-head"><h2>Decision log</h2><p>Decides, sends, adoptions, vetoes and endings as they happen.</p></div>
             <ol id="timeline" class="timeline"></ol>

@@ -4,7 +4,7 @@
 /// only from the generated `EVENT` constant (`DashboardEvents`).
 enum DashboardScript {
     static let javaScript = "\"use strict\";\n" + DashboardEvents.javaScript + handWritten
-        + DashboardQuestionsScript.javaScript
+        + DashboardQuestionsScript.javaScript + PairingPanel.javaScript
 
     static let handWritten = #"""
         const $ = (selector) => document.querySelector(selector);

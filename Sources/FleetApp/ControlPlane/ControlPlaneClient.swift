@@ -48,7 +48,8 @@ public enum ControlPlaneError: Error, Hashable, Sendable, CustomStringConvertibl
         case .unreachable(let detail):
             "the server could not be reached (\(detail)); check the network and that `lfg serve` runs"
         case .rejected(401, _):
-            "the server refused the bearer token (401); paste the token `lfg serve` printed into the app's settings"
+            "the server refused this device's credential (401): it was revoked or the server was reset; "
+                + "pair again (run lfg pair and scan the code)"
         case .rejected(let status, let message):
             "the server answered \(status): \(message)"
         case .unreadableAnswer(let detail):
