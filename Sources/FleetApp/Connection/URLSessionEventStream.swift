@@ -39,37 +39,53 @@ public struct URLSessionEventStream: EventStreamTransport {
     }
 
     /// Turns the task's callbacks into signals. URLSession calls it on its own serial delegate queue.
+    ///
+    /// The head is judged from `dataTask.response` when the first bytes (or the end) arrive, not in the
+    /// `didReceive response` callback: that optional method's exact signature differs between SDKs
+    /// (`@Sendable` or not), and a near miss is silently never called.
     final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // Invariant: URLSession calls these methods one at a time on its delegate queue; `continuation`
-        // is itself thread-safe and never reassigned.
+        // Invariant: URLSession calls these methods one at a time on its delegate queue, so `isOpen`
+        // and `isEnded` are only touched serially; `continuation` is thread-safe and never reassigned.
         let continuation: AsyncStream<EventStreamSignal>.Continuation
+        var isOpen = false
+        var isEnded = false
 
         init(continuation: AsyncStream<EventStreamSignal>.Continuation) { self.continuation = continuation }
 
-        func urlSession(
-            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-        ) {
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            let type = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? ""
-            guard status == 200, type.hasPrefix("text/event-stream") else {
-                continuation.yield(.ended(.rejected(status: status, message: "GET /api/events answered \(status) \(type)")))
-                continuation.finish()
-                completionHandler(.cancel)
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            guard !isEnded else { return }
+            guard isOpen || open(dataTask.response) else {
+                dataTask.cancel()
                 return
             }
-            continuation.yield(.opened)
-            completionHandler(.allow)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             continuation.yield(.bytes([UInt8](data)))
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            continuation.yield(.ended(error.map { .unreachable("\($0.localizedDescription)") }))
+            defer { session.finishTasksAndInvalidate() }
+            guard !isEnded else { return }
+            if !isOpen, error == nil, !open(task.response) { return }
+            end(error.map { .unreachable("\($0.localizedDescription)") })
+        }
+
+        /// Yields `.opened` for a 200 `text/event-stream` head; otherwise ends the stream with the status.
+        func open(_ response: URLResponse?) -> Bool {
+            let http = response as? HTTPURLResponse
+            let status = http?.statusCode ?? 0
+            let type = http?.value(forHTTPHeaderField: "Content-Type") ?? ""
+            guard status == 200, type.hasPrefix("text/event-stream") else {
+                end(.rejected(status: status, message: "GET \(eventStreamPath) answered \(status) \(type)"))
+                return false
+            }
+            isOpen = true
+            continuation.yield(.opened)
+            return true
+        }
+
+        func end(_ error: ControlPlaneError?) {
+            isEnded = true
+            continuation.yield(.ended(error))
             continuation.finish()
-            session.finishTasksAndInvalidate()
         }
     }
 }
