@@ -49,7 +49,10 @@ let package = Package(
         .target(name: "APNsMock", dependencies: ["APNs", "ES256OpenSSL", "HTTP2Wire"], swiftSettings: strict),
         .target(name: "APNsTesting", dependencies: ["APNs"], swiftSettings: strict),
         // HPKE (RFC 9180) sealing of alert text to a device's key (privacy mode), on OpenSSL primitives.
-        .target(name: "Sealing", dependencies: ["COpenSSL", "OpenSSLSupport"], swiftSettings: strict),
+        // Implements ControlPlane's AlertSealing (wired by `lfg serve`), so ControlPlane itself has no crypto.
+        .target(
+            name: "Sealing", dependencies: ["COpenSSL", "OpenSSLSupport", "FleetCore", "ControlPlane", "APNs"],
+            swiftSettings: strict),
 
         // MARK: control plane
         .target(name: "HTTPTypes", swiftSettings: strict),
@@ -80,7 +83,7 @@ let package = Package(
             dependencies: [
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
                 "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
-                "Sealing",  // `lfg bench seal` only, until privacy mode seals alerts
+                "Sealing",
             ],
             swiftSettings: strict
         ),
@@ -100,7 +103,7 @@ let package = Package(
             name: "ControlPlaneTests",
             dependencies: [
                 "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "HTTPServer", "HTTPClient", "APNs",
-                "APNsMock", "ES256OpenSSL", "LFGCommand",
+                "APNsMock", "ES256OpenSSL", "LFGCommand", "Sealing",
             ],
             swiftSettings: strict
         ),
@@ -120,7 +123,8 @@ let package = Package(
         .testTarget(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
-        .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
+        .testTarget(
+            name: "SealingTests", dependencies: ["Sealing", "ControlPlane", "APNs", "FleetCore"], swiftSettings: strict),
         .testTarget(
             name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer"],
             swiftSettings: strict),

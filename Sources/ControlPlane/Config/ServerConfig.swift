@@ -13,6 +13,8 @@ public struct ServerConfig: Hashable, Sendable {
     public var staleAfterSeconds: Int
     /// `LFG_QUESTION_TTL_S`: seconds until a question whose prompt gives no `expiresAt` expires.
     public var questionLifetimeSeconds: Int = defaultQuestionLifetimeSeconds
+    /// `LFG_PRIVACY=1`: every device that does not say otherwise is private (contract 8.3).
+    public var isPrivacyDefault: Bool = false
     public var apns: APNsSettings
     /// Every variable as read (process environment over `.env`), for adapters that read their own.
     public var values: [String: String]
@@ -41,7 +43,9 @@ public struct ServerConfig: Hashable, Sendable {
     public static let defaultQuestionLifetimeSeconds = 600
 
     /// The watcher's card policy with this configuration's stale date.
-    public var cardPolicy: CardPolicy { CardPolicy(staleAfter: Double(staleAfterSeconds)) }
+    public var cardPolicy: CardPolicy {
+        CardPolicy(staleAfter: Double(staleAfterSeconds), privacyByDefault: isPrivacyDefault)
+    }
 
     /// Reads the configuration from `environment`, merged over the `.env` text of its home (if any).
     ///
@@ -79,6 +83,11 @@ public struct ServerConfig: Hashable, Sendable {
             values: values)
         config.questionLifetimeSeconds = try integer(
             "LFG_QUESTION_TTL_S", default: defaultQuestionLifetimeSeconds, in: 1...86_400)
+        switch value("LFG_PRIVACY") {
+        case nil, "0": config.isPrivacyDefault = false
+        case "1": config.isPrivacyDefault = true
+        case let other?: throw ConfigError(variable: "LFG_PRIVACY", message: "must be 1 (on) or 0 (off), not '\(other)'")
+        }
         return config
     }
 }
