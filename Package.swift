@@ -29,6 +29,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
@@ -59,7 +60,11 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["HTTPTypes", "CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["HTTPTypes", "CCurl", "CCurlShims"], swiftSettings: strict),
         .target(name: "ControlPlane", dependencies: ["FleetCore", "APNs", "HTTPTypes"], swiftSettings: strict),
-        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "APNs", "HTTPTypes", "CSQLite"], swiftSettings: strict),
+        // The tables and their mapping, shared by both SQL stores (one source, two dialects of migrations).
+        .target(name: "StoreSQL", dependencies: ["ControlPlane", "APNs", "FleetCore", "HTTPTypes"], swiftSettings: strict),
+        .target(name: "StoreSQLite", dependencies: ["ControlPlane", "StoreSQL", "CSQLite"], swiftSettings: strict),
+        // `LFG_DATABASE_URL`: several `lfg serve` instances on one PostgreSQL database (contract 8.4).
+        .target(name: "StorePostgres", dependencies: ["ControlPlane", "StoreSQL", "CPostgres"], swiftSettings: strict),
         .target(name: "ControlPlaneTesting", dependencies: ["ControlPlane", "APNs", "AsyncTesting"], swiftSettings: strict),
 
         // MARK: app side
@@ -82,7 +87,7 @@ let package = Package(
             name: "LFGCommand",
             dependencies: [
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
-                "ControlPlane", "StoreSQLite", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
+                "ControlPlane", "StoreSQLite", "StorePostgres", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
                 "Sealing",
             ],
             swiftSettings: strict
@@ -102,7 +107,7 @@ let package = Package(
         .testTarget(
             name: "ControlPlaneTests",
             dependencies: [
-                "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "HTTPServer", "HTTPClient", "APNs",
+                "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "StorePostgres", "StoreSQL", "HTTPServer", "HTTPClient", "APNs",
                 "APNsMock", "ES256OpenSSL", "LFGCommand", "Sealing",
             ],
             swiftSettings: strict

@@ -17,7 +17,7 @@ if [ ! -f "$BACKPORTS" ]; then
   NEED_UPDATE=1
 fi
 
-PACKAGES=(libnghttp2-dev libmicrohttpd-dev libssl-dev libsqlite3-dev pkg-config nghttp2-client openssl)
+PACKAGES=(libnghttp2-dev libmicrohttpd-dev libssl-dev libsqlite3-dev libpq-dev postgresql pkg-config nghttp2-client openssl)
 BACKPORTED=(libcurl4-openssl-dev libcurl4)
 OPTIONAL=(chromium python3 nginx-light libnginx-mod-http-echo)   # scripts/dashboard-check.sh and bench/ (nginx: a second endpoint for bench/apns.sh); skipped when unavailable
 

@@ -10,6 +10,7 @@ import HTTPServer
 import HTTPTypes
 import HookAdapter
 import Sealing
+import StorePostgres
 import StoreSQLite
 
 /// `lfg serve`: run the control plane (HTTP API, watcher, dashboard).
@@ -21,6 +22,7 @@ public struct ServeCommand: Command {
 
         Serves the HTTP API on ADDR:N (default 127.0.0.1:8766) with its data in $LFG_HOME (default ~/.lfg):
         lfg.sqlite (the store), liveactivity.log (the decision log), auth-token (the bearer token, 0600).
+        LFG_DATABASE_URL=postgres://... keeps the store in PostgreSQL instead of lfg.sqlite.
         Pushes Live Activity updates only with LFG_LIVE_ACTIVITIES=1, complete LFG_APNS_* credentials,
         N = LFG_PUSH_PORT (default 8766). One server per $LFG_HOME: a second one on the same home refuses to start.
         Prints a one-time dashboard login URL. Stops cleanly on SIGINT or SIGTERM.
@@ -94,7 +96,7 @@ struct ServeParts: Sendable {
         let token = try config.authToken ?? HomeFiles.authToken(at: home + "/" + HomeFiles.authToken) {
             Authenticator.makeSecret()
         }
-        let store = try SQLiteStore(path: home + "/" + HomeFiles.database)
+        let store = try openStore(config)
         let logPath = home + "/" + HomeFiles.decisionLog
         let decisionLog = try DecisionLogFile(path: logPath)
         let (gateway, sender) = try makeGateway(config)
@@ -133,6 +135,12 @@ struct ServeParts: Sendable {
         return ServeParts(
             service: service, server: server, port: boundPort, loginCode: loginCode, gateReason: pushGate.reason(),
             lock: lock, sender: sender)
+    }
+
+    /// PostgreSQL when `LFG_DATABASE_URL` is set, else the home's SQLite file.
+    static func openStore(_ config: ServerConfig) throws -> any Store {
+        if let url = config.databaseURL { return try PostgresStore(url: url) }
+        return try SQLiteStore(path: config.home + "/" + HomeFiles.database)
     }
 
     static func gate(_ config: ServerConfig, port: Int, lock: PushGate.LockState) -> PushGate {

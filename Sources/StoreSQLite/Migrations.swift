@@ -1,10 +1,11 @@
-import ControlPlane
+import StoreSQL
 
-/// The schema, as named migrations applied in order and recorded in `lfg_migrations`.
-/// Append only: a shipped migration is never edited.
-enum Migrations {
-    static let all: [(name: String, sql: String)] = [
-        (
+/// SQLite's schema, as named migrations (``StoreMigrator`` applies and records them in `lfg_migrations`).
+/// Append only: a shipped migration is never edited. PostgreSQL's list (StorePostgres) has the same
+/// names in the same order with the same meaning; a test holds the two lists to that.
+public enum SQLiteMigrations {
+    public static let all: [StoreMigration] = [
+        StoreMigration(
             "001_initial",
             """
             CREATE TABLE sessions (sid TEXT PRIMARY KEY NOT NULL, report TEXT NOT NULL);
@@ -23,7 +24,7 @@ enum Migrations {
             CREATE INDEX card_history_by_device ON card_history (device_id, id);
             """
         ),
-        (
+        StoreMigration(
             "002_questions",
             """
             CREATE TABLE questions (
@@ -31,7 +32,7 @@ enum Migrations {
                 question TEXT NOT NULL);
             """
         ),
-        (
+        StoreMigration(
             "003_broadcast_channels",
             """
             ALTER TABLE devices ADD COLUMN channel TEXT;
@@ -41,7 +42,7 @@ enum Migrations {
                 created_at REAL NOT NULL, position INTEGER NOT NULL);
             """
         ),
-        (
+        StoreMigration(
             // A channel a card was ended on is kept until APNs can no longer hold that `end` (channel rotation).
             "004_retired_channel_hold",
             """
@@ -49,26 +50,4 @@ enum Migrations {
             """
         ),
     ]
-
-    /// Applies every migration not yet recorded, each in its own transaction.
-    static func migrate(_ connection: SQLiteConnection, now: Double) throws(StoreError) {
-        try connection.execute(
-            "CREATE TABLE IF NOT EXISTS lfg_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)")
-        var applied = Set<String>()
-        try connection.statement("SELECT name FROM lfg_migrations").run { row in applied.insert(row.text(0)) }
-        for migration in all where !applied.contains(migration.name) {
-            try connection.transaction { () throws(StoreError) in
-                try connection.execute(migration.sql)
-                try connection.statement("INSERT INTO lfg_migrations (name, applied_at) VALUES (?1, ?2)")
-                    .run([.text(migration.name), .real(now)])
-            }
-        }
-    }
-
-    /// The names of the applied migrations, in order.
-    static func applied(_ connection: SQLiteConnection) throws(StoreError) -> [String] {
-        var names: [String] = []
-        try connection.statement("SELECT name FROM lfg_migrations ORDER BY name").run { row in names.append(row.text(0)) }
-        return names
-    }
 }

@@ -1,11 +1,12 @@
 internal import CSQLite
 import ControlPlane
+import StoreSQL
 
 /// SQLite's "copy the bytes now" destructor: the bound buffer may be freed as soon as bind returns.
 private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 /// One SQLite connection. Not `Sendable`: exactly one owner (the ``SQLiteStore`` actor) touches it.
-final class SQLiteConnection {
+final class SQLiteConnection: SQLDatabase {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
 
@@ -58,6 +59,11 @@ final class SQLiteConnection {
         return statement
     }
 
+    /// Runs a cached prepared statement for `sql` with `values` bound to ?1...?n.
+    func run(_ sql: String, _ values: [SQLValue], rows: (any SQLRow) throws(StoreError) -> Void) throws(StoreError) {
+        try statement(sql).run(values) { row throws(StoreError) in try rows(row) }
+    }
+
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try execute("BEGIN IMMEDIATE")
@@ -88,16 +94,8 @@ final class SQLiteStatement {
 
     deinit { sqlite3_finalize(raw) }
 
-    /// A bindable value. Bound values never appear in errors.
-    enum Value {
-        case integer(Int64)
-        case real(Double)
-        case text(String)
-        case null
-    }
-
     /// Binds `values` to ?1...?n, runs the statement to completion, and returns every row.
-    func run(_ values: [Value] = [], rows: (SQLiteRow) throws(StoreError) -> Void = { _ in }) throws(StoreError) {
+    func run(_ values: [SQLValue] = [], rows: (SQLiteRow) throws(StoreError) -> Void = { _ in }) throws(StoreError) {
         defer {
             sqlite3_reset(raw)
             sqlite3_clear_bindings(raw)
@@ -135,7 +133,7 @@ final class SQLiteStatement {
 }
 
 /// The current row of a stepping statement.
-struct SQLiteRow {
+struct SQLiteRow: SQLRow {
     fileprivate let raw: OpaquePointer
 
     func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
@@ -147,7 +145,4 @@ struct SQLiteRow {
         let count = Int(sqlite3_column_bytes(raw, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
-
-    func optionalReal(_ column: Int32) -> Double? { isNull(column) ? nil : real(column) }
-    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 }

@@ -1,6 +1,8 @@
 import ControlPlane
 import FleetCore
 import Foundation
+import StorePostgres
+import StoreSQL
 import StoreSQLite
 import Testing
 
@@ -12,17 +14,22 @@ func makeTemporaryDirectory() throws -> String {
 }
 
 enum StoreKind: String, CaseIterable, Sendable {
-    case memory, sqlite
+    case memory, sqlite, postgres
 
     func make() throws -> any Store {
         switch self {
         case .memory: return InMemoryStore()
         case .sqlite: return try SQLiteStore(path: try makeTemporaryDirectory() + "/lfg.sqlite", now: 1)
+        case .postgres: return try PostgresTestDatabase.makeStore()
         }
     }
+
+    /// Every store this run can test: PostgreSQL when a test database is configured (scripts/test.sh starts
+    /// one; ``PostgresTestDatabase`` fails the run when it is required and missing).
+    static var available: [StoreKind] { PostgresTestDatabase.url == nil ? [.memory, .sqlite] : allCases }
 }
 
-/// One suite, run against both stores: they must behave alike.
+/// One suite, run against every store: they must behave alike.
 @Suite struct StoreSuiteTests {
     static let record = DeviceRecord(
         profile: DeviceProfile(env: .sandbox, platform: "ios", apnsToken: hexA, hiddenDirs: ["/x"]),
@@ -35,7 +42,7 @@ enum StoreKind: String, CaseIterable, Sendable {
             startedAt: 5, origin: .pushToStart),
         veto: ["s1", "s2"], isVetoLogged: true)
 
-    @Test("Everything written comes back on load", arguments: StoreKind.allCases)
+    @Test("Everything written comes back on load", arguments: StoreKind.available)
     func roundTrip(kind: StoreKind) async throws {
         let store = try kind.make()
         try await store.commit([
@@ -55,7 +62,33 @@ enum StoreKind: String, CaseIterable, Sendable {
         #expect(contents.since == ["s1": SinceEntry(state: .working, since: 5)])
     }
 
-    @Test("A device write replaces its tokens, keeping their order", arguments: StoreKind.allCases)
+    @Test("Questions, retired channels and deleted devices round-trip alike", arguments: StoreKind.available)
+    func questionsAndChannels(kind: StoreKind) async throws {
+        let store = try kind.make()
+        let asked = Question(
+            id: QuestionID(rawValue: "q1"), sid: "s1", kind: .confirm, text: "Run rm?", options: ["Allow", "Deny"],
+            createdAt: 10.25, expiresAt: 610.5)
+        var answered = asked
+        answered.id = QuestionID(rawValue: "q2")
+        answered.state = .answered
+        answered.answer = "Allow"
+        let held = DeviceChannel(id: channelID(1), env: .production, deviceId: "phone", createdAt: 3.5, holdUntil: 28_803.5)
+        let plain = DeviceChannel(id: channelID(2), env: .sandbox, deviceId: "pad", createdAt: 4)
+        try await store.commit([
+            .putQuestion(asked), .putQuestion(answered), .putQuestion(answered), .deleteQuestions([QuestionID(rawValue: "q1")]),
+            .putRetiredChannels([held, plain]), .putDevice("phone", Self.record), .putDevice("pad", DeviceRecord()),
+            .deleteDevice("pad"),
+        ])
+        var contents = try await store.load()
+        #expect(contents.questions == [answered.id: answered])
+        #expect(contents.retiredChannels == [held, plain])
+        #expect(contents.devices == ["phone": Self.record])
+        try await store.commit([.putRetiredChannels([plain])])
+        contents = try await store.load()
+        #expect(contents.retiredChannels == [plain])
+    }
+
+    @Test("A device write replaces its tokens, keeping their order", arguments: StoreKind.available)
     func tokensReplaced(kind: StoreKind) async throws {
         let store = try kind.make()
         try await store.commit([.putDevice("phone", Self.record)])
@@ -67,7 +100,7 @@ enum StoreKind: String, CaseIterable, Sendable {
         #expect(try await store.load().devices["phone"] == changed)
     }
 
-    @Test("The card history opens on start and closes the device's open card on adoption and end", arguments: StoreKind.allCases)
+    @Test("The card history opens on start and closes the device's open card on adoption and end", arguments: StoreKind.available)
     func history(kind: StoreKind) async throws {
         let store = try kind.make()
         try await store.commit([

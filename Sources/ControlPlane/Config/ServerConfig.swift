@@ -16,6 +16,8 @@ public struct ServerConfig: Hashable, Sendable {
     /// `LFG_PRIVACY=1`: every device that does not say otherwise is private (contract 8.3).
     public var isPrivacyDefault: Bool = false
     public var apns: APNsSettings
+    /// `LFG_DATABASE_URL` (contract 8.4): a `postgres://` URL selects PostgreSQL instead of `$LFG_HOME/lfg.sqlite`.
+    public var databaseURL: String?
     /// Every variable as read (process environment over `.env`), for adapters that read their own.
     public var values: [String: String]
 
@@ -81,6 +83,14 @@ public struct ServerConfig: Hashable, Sendable {
                 productionURL: value("LFG_APNS_PRODUCTION_URL") ?? "https://api.push.apple.com",
                 caFile: value("LFG_APNS_CA_FILE")),
             values: values)
+        if let url = value("LFG_DATABASE_URL") {
+            guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+                throw ConfigError(
+                    variable: "LFG_DATABASE_URL",
+                    message: "must be a postgres:// or postgresql:// URL (unset it to use $LFG_HOME/lfg.sqlite)")
+            }
+            config.databaseURL = url
+        }
         config.questionLifetimeSeconds = try integer(
             "LFG_QUESTION_TTL_S", default: defaultQuestionLifetimeSeconds, in: 1...86_400)
         switch value("LFG_PRIVACY") {

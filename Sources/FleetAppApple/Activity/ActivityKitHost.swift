@@ -109,8 +109,9 @@ public final class ActivityKitHost: ActivityHost {
         }
         let states = Task {
             for await state in activity.activityStateUpdates {
-                continuation.yield(
-                    .activityStateChanged(id, Self.lifecycle(state), content: activity.content.state))
+                let lifecycle = ActivityKitHost.lifecycle(state)
+                let content = activity.content.state
+                continuation.yield(.activityStateChanged(id, lifecycle, content: content))
             }
         }
         activityTasks[id] = [tokens, states]

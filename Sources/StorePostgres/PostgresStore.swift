@@ -1,0 +1,65 @@
+import ControlPlane
+import FleetCore
+import Foundation
+import StoreSQL
+
+/// The store on a PostgreSQL database (`LFG_DATABASE_URL`): one connection owned by this actor, the
+/// named migrations of ``PostgresMigrations``, the tables and mapping of ``StoreTables`` (shared with
+/// SQLite), and every ``commit(_:)`` one transaction whose COMMIT has returned before it does.
+public actor PostgresStore: Store {
+    private let connection: PostgresConnection
+    /// The schema holding the tables (`public` unless one was given).
+    public nonisolated let schema: String
+
+    /// Connects to `url`, creating `schema` if needed, and applies the migrations not yet recorded.
+    ///
+    /// Several instances may start at once: migrations run under a transaction-scoped advisory lock,
+    /// so each is applied exactly once.
+    /// - Parameter schema: lower-case letters, digits and `_` (tests give each run its own).
+    public init(url: String, schema: String = "public", now: UnixTime = Date().timeIntervalSince1970) throws(StoreError) {
+        guard Self.isPlainIdentifier(schema) else {
+            throw StoreError(
+                operation: "open schema", message: "'\(schema)' is not a plain schema name (a-z, 0-9, _; starts with a letter)")
+        }
+        self.schema = schema
+        connection = try PostgresConnection(url: url, options: "-c search_path=\(schema)")
+        try Self.migrate(connection, schema: schema, now: now)
+    }
+
+    /// The names of the applied migrations, in order.
+    public func appliedMigrations() throws(StoreError) -> [String] { try StoreMigrator.applied(connection) }
+
+    public func load() throws(StoreError) -> StoreContents {
+        // One snapshot: another instance committing between the table reads cannot tear the picture.
+        try connection.transaction { () throws(StoreError) in
+            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            return try StoreTables.load(connection)
+        }
+    }
+
+    public func commit(_ writes: [StoreWrite]) throws(StoreError) {
+        guard !writes.isEmpty else { return }
+        try connection.transaction { () throws(StoreError) in try StoreTables.apply(writes, to: connection) }
+    }
+
+    public func history(deviceId: DeviceID?, limit: Int) throws(StoreError) -> [CardHistoryRecord] {
+        try StoreTables.history(connection, deviceId: deviceId, limit: limit)
+    }
+
+    static func migrate(_ connection: PostgresConnection, schema: String, now: UnixTime) throws(StoreError) {
+        try connection.transaction { () throws(StoreError) in
+            // Held to the end of this transaction: a second instance waits, then finds them recorded.
+            try connection.run("SELECT pg_advisory_xact_lock(?1)", [.integer(Self.migrationLockKey)])
+            try connection.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
+            try StoreMigrator.migrate(connection, PostgresMigrations.all, now: now, inTransaction: true)
+        }
+    }
+
+    /// The advisory lock key that serializes migrations ("lfgmigr" in ASCII).
+    static let migrationLockKey: Int64 = 0x6c66_676d_6967_72
+
+    static func isPlainIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.count <= 63 else { return false }
+        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+}
