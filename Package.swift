@@ -81,6 +81,8 @@ let package = Package(
             name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
             swiftSettings: strict),
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
+        // `lfg host`, the per-machine agent: its pure reducer and service files (no Foundation, no I/O).
+        .target(name: "HostAgent", dependencies: ["FleetCore"], swiftSettings: strict),
 
         // MARK: command line
         .target(
@@ -89,6 +91,7 @@ let package = Package(
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
                 "ControlPlane", "StoreSQLite", "StorePostgres", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
                 "Sealing",
+                "HostAgent",
             ],
             swiftSettings: strict
         ),
@@ -128,6 +131,9 @@ let package = Package(
         .testTarget(
             name: "HookAdapterTests",
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "HostAgentTests", dependencies: ["HostAgent", "LFGCommand", "LFGCommandTesting", "AsyncTesting"],
+            swiftSettings: strict),
         .testTarget(
             name: "SealingTests", dependencies: ["Sealing", "ControlPlane", "APNs", "FleetCore"], swiftSettings: strict),
         .testTarget(

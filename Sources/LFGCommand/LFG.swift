@@ -17,6 +17,8 @@ public enum LFG {
         HooksInstallCommand.self,
         HooksUninstallCommand.self,
         HooksDrainCommand.self,
+        HostInstallCommand.self,
+        HostUninstallCommand.self,
         APNsMockCommand.self,
         PushCommand.self,
         ChannelsCreateCommand.self,

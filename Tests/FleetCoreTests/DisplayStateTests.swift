@@ -19,10 +19,11 @@ struct DisplayStateTests {
         #expect(DisplayState.resolve(report, isHostDown: isHostDown) == expected)
     }
 
-    @Test("Only working and needs-input sessions are active card rows")
+    @Test("Only working (with no news) and needs-input sessions are active card rows")
     func activeStates() {
-        #expect(DisplayState.allCases.filter(\.isActive) == [.needsInput, .working])
+        #expect(DisplayState.allCases.filter(\.isActive) == [.needsInput, .noNews, .working])
         #expect(DisplayState.working.rowState == .working)
+        #expect(DisplayState.noNews.rowState == .working)
         #expect(DisplayState.needsInput.rowState == .needsInput)
         #expect(DisplayState.blocked.rowState == nil)
     }

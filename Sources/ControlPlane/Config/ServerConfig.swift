@@ -15,6 +15,8 @@ public struct ServerConfig: Hashable, Sendable {
     public var questionLifetimeSeconds: Int = defaultQuestionLifetimeSeconds
     /// `LFG_PRIVACY=1`: every device that does not say otherwise is private (contract 8.3).
     public var isPrivacyDefault: Bool = false
+    /// `LFG_NO_NEWS_AFTER_S`: a busy session silent this long (its host up) reads as "no news" (``SilenceRule``).
+    public var noNewsAfterSeconds: Int = Int(SilenceRule.defaultSeconds)
     public var apns: APNsSettings
     /// `LFG_DATABASE_URL` (contract 8.4): a `postgres://` URL selects PostgreSQL instead of `$LFG_HOME/lfg.sqlite`.
     public var databaseURL: String?
@@ -46,7 +48,9 @@ public struct ServerConfig: Hashable, Sendable {
 
     /// The watcher's card policy with this configuration's stale date.
     public var cardPolicy: CardPolicy {
-        CardPolicy(staleAfter: Double(staleAfterSeconds), privacyByDefault: isPrivacyDefault)
+        var policy = CardPolicy(staleAfter: Double(staleAfterSeconds), privacyByDefault: isPrivacyDefault)
+        policy.silence = SilenceRule(noNewsAfter: Double(noNewsAfterSeconds))
+        return policy
     }
 
     /// Reads the configuration from `environment`, merged over the `.env` text of its home (if any).
@@ -98,6 +102,7 @@ public struct ServerConfig: Hashable, Sendable {
         case "1": config.isPrivacyDefault = true
         case let other?: throw ConfigError(variable: "LFG_PRIVACY", message: "must be 1 (on) or 0 (off), not '\(other)'")
         }
+        config.noNewsAfterSeconds = try integer("LFG_NO_NEWS_AFTER_S", default: Int(SilenceRule.defaultSeconds), in: 10...86_400)
         return config
     }
 }

@@ -8,7 +8,14 @@ extension ControlPlaneService {
     /// Every session that is not archived, in sid order, with its display state.
     public func sessions() -> [SessionListing] {
         let down = fleet.downHosts(at: now)
-        return fleet.sessions.sorted { $0.key < $1.key }.compactMap { SessionListing(sid: $0.key, report: $0.value, downHosts: down) }
+        return fleet.sessions.sorted { $0.key < $1.key }.compactMap { listed($0.key, $0.value, downHosts: down) }
+    }
+
+    /// The one listing of a session as this server sees it now: down hosts and the silence rule applied.
+    func listed(_ sid: SessionID, _ report: SessionReport, downHosts: Set<HostID>? = nil) -> SessionListing? {
+        SessionListing(
+            sid: sid, report: report, downHosts: downHosts ?? fleet.downHosts(at: now), heardAt: fleet.heardAt[sid],
+            silence: dependencies.policy.silence, now: now)
     }
 
     /// Replaces a session's report (`PUT`); returns it as listed.
@@ -42,12 +49,12 @@ extension ControlPlaneService {
         var book = questions
         let asked = book.promptReported(sid, report.archived ? nil : report.prompt, isSessionGone: report.archived, at: now)
         do { try await dependencies.store.commit([.putSession(sid, report)] + asked.writes) } catch { throw .store(error) }
-        fleet.put(sid, report)
+        fleet.put(sid, report, heardAt: now)
         if let seq { reportSeqs[sid] = seq }
         questions = book
         await carryOut(asked)
         // An archived session leaves the list: a removal event.
-        publishSession(sid, listing: SessionListing(sid: sid, report: report, downHosts: fleet.downHosts(at: now)))
+        publishSession(sid, listing: listed(sid, report))
         noteChange()
         noteWidgetChange()
         return listing(sid, report)
@@ -55,8 +62,7 @@ extension ControlPlaneService {
 
     /// `report` as a `PUT` or `PATCH` answers it: as listed now, or, when archived (listed nowhere), idle.
     private func listing(_ sid: SessionID, _ report: SessionReport) -> SessionListing {
-        SessionListing(sid: sid, report: report, downHosts: fleet.downHosts(at: now))
-            ?? SessionListing(sid: sid, report: report, displayState: .idle)
+        listed(sid, report) ?? SessionListing(sid: sid, report: report, displayState: .idle)
     }
 
     /// Removes a session at once (`DELETE`); a 404 when unknown.

@@ -109,7 +109,7 @@ public actor ControlPlaneService {
         await acquire()
         defer { release() }
         let contents = try await dependencies.store.load()
-        fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts)
+        fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts, heardAt: now)
         _ = try await apply([
             .loaded(devices: contents.devices, since: contents.since, retiredChannels: contents.retiredChannels, at: now)
         ])

@@ -15,27 +15,37 @@ public struct SessionListing: Hashable, Sendable, Encodable {
     public var sid: SessionID
     public var report: SessionReport
     public var displayState: DisplayState
+    /// When the server last took a report for the session (Unix seconds), so a client applies the same
+    /// silence rule (``SilenceRule``) as the server; nil when unknown.
+    public var heardAt: UnixTime?
 
-    public init(sid: SessionID, report: SessionReport, displayState: DisplayState) {
+    public init(sid: SessionID, report: SessionReport, displayState: DisplayState, heardAt: UnixTime? = nil) {
         self.sid = sid
         self.report = report
         self.displayState = displayState
+        self.heardAt = heardAt
     }
 
     /// The one way a session is listed (`GET /api/sessions`, the `session` event, a `PUT`'s answer):
-    /// with the ladder's verdict given which hosts are down; nil for an archived session (listed nowhere).
-    public init?(sid: SessionID, report: SessionReport, downHosts: Set<HostID>) {
-        guard let state = DisplayState.resolve(report, isHostDown: downHosts.contains(report.host)) else { return nil }
-        self.init(sid: sid, report: report, displayState: state)
+    /// with the ladder's verdict given which hosts are down and, when `heardAt` is known, whether it has
+    /// been silent too long; nil for an archived session (listed nowhere).
+    public init?(
+        sid: SessionID, report: SessionReport, downHosts: Set<HostID>, heardAt: UnixTime? = nil,
+        silence: SilenceRule = .standard, now: UnixTime = 0
+    ) {
+        let session = FleetSession(sid: sid, report: report, isHostDown: downHosts.contains(report.host), heardAt: heardAt)
+        guard let state = session.displayState(at: now, silence: silence) else { return nil }
+        self.init(sid: sid, report: report, displayState: state, heardAt: heardAt)
     }
 
-    enum CodingKeys: String, CodingKey { case sid, displayState }
+    enum CodingKeys: String, CodingKey { case sid, displayState, heardAt }
 
     public func encode(to encoder: any Encoder) throws {
         try report.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sid, forKey: .sid)
         try container.encode(displayState, forKey: .displayState)
+        try container.encodeIfPresent(heardAt, forKey: .heardAt)
     }
 }
 

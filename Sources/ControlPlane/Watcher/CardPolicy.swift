@@ -34,6 +34,8 @@ public struct CardPolicy: Hashable, Sendable {
     public var channelRetryDelay: Double
     /// `LFG_PRIVACY=1`: devices that did not say (`"privacy"` on their `PUT`) are private (contract 8.3).
     public var privacyByDefault: Bool
+    /// When a busy session that sent nothing reads as "no news" (`LFG_NO_NEWS_AFTER_S`, guard `no-news`).
+    public var silence: SilenceRule = .standard
 
     public init(
         staleAfter: Double = CardPolicy.defaultStaleAfterSeconds, staleRefreshLead: Double? = nil,

@@ -29,6 +29,8 @@ struct FleetViewCache: Hashable, Sendable {
     struct Key: Hashable, Sendable {
         var revision: UInt64
         var downHosts: Set<HostID>
+        /// The "no news" sessions (``SilenceRule``): silence is a change of the fleet too.
+        var quiet: Set<SessionID> = []
     }
 
     var key: Key?
@@ -37,11 +39,11 @@ struct FleetViewCache: Hashable, Sendable {
     var reducedAt: UnixTime = 0
 
     /// The view for `hiddenDirs`, reduced on first use with the current sticky baselines.
-    mutating func view(for hiddenDirs: HiddenDirs, since: SinceMap, guards: GuardSet) -> FleetView {
+    mutating func view(for hiddenDirs: HiddenDirs, since: SinceMap, guards: GuardSet, silence: SilenceRule) -> FleetView {
         guard key != nil else { return .empty }
         if let view = views[hiddenDirs] { return view }
         let reduction = FleetReducer.reduce(
-            sessions, previousSince: since, hiddenDirs: hiddenDirs, now: reducedAt, guards: guards)
+            sessions, previousSince: since, hiddenDirs: hiddenDirs, now: reducedAt, guards: guards, silence: silence)
         let view = FleetView(reduction)
         views[hiddenDirs] = view
         return view

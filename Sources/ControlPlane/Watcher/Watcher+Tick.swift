@@ -9,19 +9,21 @@ extension Watcher {
         effects += retryChannelDeletions(now: now)
         for deviceId in sortedDevices {
             let hiddenDirs = boxes[deviceId]!.record.profile.hiddenDirs
-            let view = cache.view(for: hiddenDirs, since: since, guards: guards)
+            let view = cache.view(for: hiddenDirs, since: since, guards: guards, silence: policy.silence)
             effects += decide(deviceId, view: view, now: now)
         }
         return effects
     }
 
-    /// Re-reduces when the sessions or the set of down hosts changed; keeps the sticky baselines.
+    /// Re-reduces when the sessions, the set of down hosts or the set of quiet sessions changed; keeps the
+    /// sticky baselines.
     private mutating func refreshViews(_ fleet: FleetSnapshot, now: UnixTime) -> [WatcherEffect] {
         let downHosts = fleet.downHosts(at: now)
-        let key = FleetViewCache.Key(revision: fleet.revision, downHosts: downHosts)
+        let quiet = fleet.quietSessions(at: now, silence: policy.silence, downHosts: downHosts)
+        let key = FleetViewCache.Key(revision: fleet.revision, downHosts: downHosts, quiet: quiet)
         guard cache.key != key else { return [] }
         let sessions = fleet.fleetSessions(downHosts: downHosts)
-        let full = FleetReducer.reduce(sessions, previousSince: since, now: now, guards: guards)
+        let full = FleetReducer.reduce(sessions, previousSince: since, now: now, guards: guards, silence: policy.silence)
         var changed: SinceMap = [:]
         for (sid, entry) in full.since where since[sid] != entry { changed[sid] = entry }
         let removed = since.keys.filter { full.since[$0] == nil }.sorted()

@@ -72,7 +72,7 @@ public struct Watcher: Sendable {
     /// The view of the fleet `deviceId` currently has (its hidden folders applied), as of the last tick.
     public mutating func view(of deviceId: DeviceID) -> FleetView {
         let hiddenDirs = boxes[deviceId]?.record.profile.hiddenDirs ?? []
-        return cache.view(for: hiddenDirs, since: since, guards: guards)
+        return cache.view(for: hiddenDirs, since: since, guards: guards, silence: policy.silence)
     }
 
     /// Devices in id order (effects come out in this order, so every run is the same).

@@ -125,11 +125,13 @@ enum DashboardScript {
           el("span", { class: "count needs", "data-count": "needsInput" }, el("i"), surface.needsInput));
         const rows = (surface) => el("div", { class: "rows" }, surface.rows.map((row) =>
           el("div", { class: "row", "data-sid": row.sid, "data-state": row.state },
-            el("i"), el("span", { class: "title" }, row.title || row.sid), el("span", { class: "elapsed" }, row.elapsed))));
+            el("i"), el("span", { class: "title" }, row.title || row.sid,
+              row.line ? el("span", { class: "row-line" }, " · " + row.line) : ""),
+            el("span", { class: "elapsed" }, row.elapsed))));
         const overflow = (surface) => surface.overflowText && el("div", { class: "overflow" }, surface.overflowText);
 
         function renderSessions(sessions) {
-          const active = sessions.filter((s) => s.displayState === "working" || s.displayState === "needsInput").length;
+          const active = sessions.filter((s) => s.displayState === "working" || s.displayState === "noNews" || s.displayState === "needsInput").length;
           $("#sessions-summary").textContent = `${plural(sessions.length, "session")}, ${active} active`;
           const body = sessions.map((s) => el("tr", { "data-sid": s.sid },
             el("td", {}, el("span", { class: `state state-${s.displayState}` }, el("i"), label(s.displayState))),
@@ -138,7 +140,7 @@ enum DashboardScript {
             el("td", { class: "mono muted" }, s.cwd)));
           $("#sessions tbody").replaceChildren(...(body.length ? body : [el("tr", {}, el("td", { class: "muted", colSpan: 4 }, "No sessions reported."))]));
         }
-        const label = (state) => ({ needsInput: "needs input", working: "working", blocked: "blocked", idle: "idle", unknown: "unknown" })[state] || state;
+        const label = (state) => ({ needsInput: "needs input", working: "working", noNews: "no news", blocked: "blocked", idle: "idle", unknown: "unknown" })[state] || state;
 
         function renderTokens(tokens) {
           const body = tokens.map((t) => el("tr", {},

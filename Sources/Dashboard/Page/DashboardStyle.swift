@@ -95,6 +95,8 @@ enum DashboardStyle {
         .state-needsInput { color:var(--amber); background:rgba(255,159,10,.10); } .state-needsInput i { background:var(--amber); }
         .state-blocked { color:var(--purple); background:rgba(191,90,242,.10); } .state-blocked i { background:var(--purple); }
         .state-idle { color:#a0a0ad; background:#202028; } .state-idle i { background:#6d6d78; }
+        .state-noNews { color:var(--amber); background:rgba(255,159,10,.06); } .state-noNews i { background:var(--amber); opacity:.5; }
+        .row-line { color:var(--muted); font-weight:400; }
         .state-unknown { color:var(--red); background:rgba(255,69,58,.10); } .state-unknown i { background:var(--red); }
         .down { color:var(--red); font-size:11px; font-weight:650; margin-left:6px; }
         .timeline { list-style:none; margin:0; padding:0; max-height:420px; overflow:auto; font-size:12.5px; }

@@ -42,7 +42,7 @@ extension DashboardSnapshot {
 
     /// Sessions that want a person first, then the working ones, then the rest; by title within a state.
     private static func listOrder(_ lhs: SessionListing, _ rhs: SessionListing) -> Bool {
-        let rank: [DisplayState: Int] = [.needsInput: 0, .working: 1, .blocked: 2, .unknown: 3, .idle: 4]
+        let rank: [DisplayState: Int] = [.needsInput: 0, .working: 1, .noNews: 1, .blocked: 2, .unknown: 3, .idle: 4]
         let left = (rank[lhs.displayState] ?? 5, lhs.report.title, lhs.sid.rawValue)
         let right = (rank[rhs.displayState] ?? 5, rhs.report.title, rhs.sid.rawValue)
         return left < right

@@ -9,6 +9,8 @@ public struct SurfaceView: Encodable, Sendable, Equatable {
         public var since: UnixTime
         /// `ElapsedLabel.text(since:now:)` at the snapshot's time.
         public var elapsed: String
+        /// The line under the title (`SurfaceLayout.line(for:now:)`): "No news for 12m", or nil.
+        public var line: String?
     }
 
     /// `lockScreen`, `islandExpanded`, `islandCompact` or `islandMinimal`.
@@ -37,7 +39,7 @@ public struct SurfaceView: Encodable, Sendable, Equatable {
         rows = layout.rows.map { row in
             RowView(
                 sid: row.sid.rawValue, title: row.title, state: row.state.rawValue, since: row.since,
-                elapsed: ElapsedLabel.text(since: row.since, now: now))
+                elapsed: ElapsedLabel.text(since: row.since, now: now), line: layout.line(for: row, now: now))
         }
         overflowText = layout.overflowText
     }

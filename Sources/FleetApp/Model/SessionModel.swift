@@ -11,10 +11,13 @@ public enum HostHealth: String, Hashable, Sendable, Codable {
 public struct SessionEntry: Hashable, Sendable {
     public var sid: SessionID
     public var report: SessionReport
+    /// When the server last took a report for it (from the listing), for the silence rule; nil when unknown.
+    public var heardAt: UnixTime?
 
-    public init(sid: SessionID, report: SessionReport) {
+    public init(sid: SessionID, report: SessionReport, heardAt: UnixTime? = nil) {
         self.sid = sid
         self.report = report
+        self.heardAt = heardAt
     }
 }
 
@@ -51,7 +54,8 @@ public struct SessionModel: Hashable, Sendable {
     /// The sessions the list shows (none in or below a hidden folder), as the reducer takes them.
     public var filteredSessions: [FleetSession] {
         sessions.filter { !hiddenDirs.hides($0.report.cwd) }.map { entry in
-            FleetSession(sid: entry.sid, report: entry.report, isHostDown: hosts[entry.report.host] == .knownDown)
+            FleetSession(
+                sid: entry.sid, report: entry.report, isHostDown: hosts[entry.report.host] == .knownDown, heardAt: entry.heardAt)
         }
     }
 
@@ -75,7 +79,7 @@ public struct SessionModel: Hashable, Sendable {
 
     /// Applies a live answer of `GET /api/sessions`: replaces the sessions and the hosts' health.
     public mutating func applyLiveFetch(_ listing: SessionsReply) {
-        sessions = Self.unique(listing.sessions.map { SessionEntry(sid: $0.sid, report: $0.report) })
+        sessions = Self.unique(listing.sessions.map { SessionEntry(sid: $0.sid, report: $0.report, heardAt: $0.heardAt) })
         var health: [HostID: HostHealth] = [:]
         for session in listing.sessions {
             let isDown = session.displayState == .unknown
@@ -85,12 +89,13 @@ public struct SessionModel: Hashable, Sendable {
         liveSessionsFetchedOnce = true
     }
 
-    /// Replaces (or adds) one session's report, as a server-sent change does.
-    public mutating func upsert(_ report: SessionReport, for sid: SessionID) {
+    /// Replaces (or adds) one session's report, as a server-sent change does (with the listing's `heardAt`).
+    public mutating func upsert(_ report: SessionReport, for sid: SessionID, heardAt: UnixTime? = nil) {
         if let index = sessions.firstIndex(where: { $0.sid == sid }) {
             sessions[index].report = report
+            sessions[index].heardAt = heardAt
         } else {
-            sessions.append(SessionEntry(sid: sid, report: report))
+            sessions.append(SessionEntry(sid: sid, report: report, heardAt: heardAt))
         }
     }
 

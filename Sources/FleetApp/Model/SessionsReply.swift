@@ -8,14 +8,18 @@ public struct SessionsReply: Hashable, Sendable, Codable {
         public var report: SessionReport
         /// The server's ladder verdict; `unknown` means the session's host is known down.
         public var displayState: DisplayState?
+        /// When the server last took a report for it, so the app applies the same silence rule
+        /// (``SilenceRule``, a "no news" row) as the server; nil from a server that does not say.
+        public var heardAt: UnixTime?
 
-        public init(sid: SessionID, report: SessionReport, displayState: DisplayState? = nil) {
+        public init(sid: SessionID, report: SessionReport, displayState: DisplayState? = nil, heardAt: UnixTime? = nil) {
             self.sid = sid
             self.report = report
             self.displayState = displayState
+            self.heardAt = heardAt
         }
 
-        enum CodingKeys: String, CodingKey { case sid, displayState }
+        enum CodingKeys: String, CodingKey { case sid, displayState, heardAt }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -24,6 +28,7 @@ public struct SessionsReply: Hashable, Sendable, Codable {
             // An unknown verdict from a newer server must not fail the whole listing.
             displayState = (try? container.decodeIfPresent(String.self, forKey: .displayState))
                 .flatMap(DisplayState.init(rawValue:))
+            heardAt = try? container.decodeIfPresent(UnixTime.self, forKey: .heardAt)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -31,6 +36,7 @@ public struct SessionsReply: Hashable, Sendable, Codable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(sid, forKey: .sid)
             try container.encodeIfPresent(displayState, forKey: .displayState)
+            try container.encodeIfPresent(heardAt, forKey: .heardAt)
         }
     }
 

@@ -45,6 +45,10 @@ public enum Guard: String, CaseIterable, Hashable, Sendable, Codable {
     /// channel, and the ended one is deleted only when APNs can no longer hold its `end` for an offline
     /// phone (else the stored `end` is replaced by the new card's update and the old card lives on).
     case channelRotation = "channel-rotation"
+    /// Both: a busy session silent past ``SilenceRule/noNewsAfter`` while its host is up shows "no news"
+    /// on its row instead of a confident "working" (seed 003); it stays counted, so it never zeroes or ends
+    /// the card.
+    case noNews = "no-news"
 }
 
 /// Which guards are on. Production code always runs with ``all``; only the simulator and tests turn some off.

@@ -17,12 +17,15 @@ public enum FleetReducer {
     ///   - hiddenDirs: sessions whose `cwd` is hidden are left out entirely.
     ///   - now: Unix seconds; becomes `updatedAt` and the `since` of any state change.
     ///   - guards: production passes ``GuardSet/all``; the simulator may switch guards off.
+    ///   - silence: when a busy session that said nothing reads as no news (guard `no-news`); only sessions
+    ///     with a `heardAt` can be quiet.
     public static func reduce(
         _ sessions: [FleetSession],
         previousSince: SinceMap = [:],
         hiddenDirs: HiddenDirs = [],
         now: UnixTime,
-        guards: GuardSet = .all
+        guards: GuardSet = .all,
+        silence: SilenceRule = .standard
     ) -> FleetReduction {
         var seen = Set<SessionID>()
         var active: [Row] = []
@@ -38,7 +41,8 @@ public enum FleetReducer {
                 guard seen.insert(session.sid).inserted else { continue }
             }
             if hiddenDirs.hides(session.report.cwd) { continue }
-            guard let display = session.displayState else { continue }
+            let display = guards.isOn(.noNews) ? session.displayState(at: now, silence: silence) : session.displayState
+            guard let display else { continue }
             if display == .unknown {
                 isTrustworthy = false
                 // Unknown is not a state change: a session whose host went down may still be mid-turn,
@@ -55,7 +59,10 @@ public enum FleetReducer {
             let started = previousSince.since(for: session.sid, in: state, now: now)
             since[session.sid] = SinceEntry(state: state, since: started)
             // Shortened so every push of the card fits its size limit (issue 12.8), the same cut in app and server.
-            active.append(Row(sid: session.sid, title: CardTitle.fitted(session.report.title, besideSid: session.sid), state: state, since: started))
+            // No news keeps the row and its count (the session may well still work) and says so on its line.
+            let title = CardTitle.fitted(session.report.title, besideSid: session.sid)
+            let noNewsSince = display == .noNews ? session.heardAt : nil
+            active.append(Row(sid: session.sid, title: title, state: state, since: started, noNewsSince: noNewsSince))
         }
 
         active.sort(by: cardOrder)

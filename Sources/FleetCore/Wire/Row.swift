@@ -42,15 +42,23 @@ public struct Row: Hashable, Sendable, Codable {
     public var state: RowState
     /// When the session entered `state` (Unix seconds); the elapsed label counts from here locally.
     public var since: UnixTime
+    /// Set only on a working row whose session has been silent too long (guard `no-news`): when its last
+    /// report arrived (Unix seconds). The row's line reads "No news for 12m", counted locally from here.
+    /// Left out of the JSON when nil, so older widgets and every other row are unchanged.
+    public var noNewsSince: UnixTime?
 
-    public init(sid: SessionID, title: String, state: RowState, since: UnixTime) {
+    public init(sid: SessionID, title: String, state: RowState, since: UnixTime, noNewsSince: UnixTime? = nil) {
         self.sid = sid
         self.title = title
         self.state = state
         self.since = since
+        self.noNewsSince = noNewsSince
     }
 
-    enum CodingKeys: String, CodingKey { case sid, title, state, since }
+    /// Whether the row's session is "no news": working by its last report, silent since.
+    public var isNoNews: Bool { noNewsSince != nil }
+
+    enum CodingKeys: String, CodingKey { case sid, title, state, since, noNewsSince }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -58,5 +66,6 @@ public struct Row: Hashable, Sendable, Codable {
         title = try container.decode(.title, default: "")
         state = try container.decode(.state, default: RowState.working)
         since = try container.decode(.since, default: 0)
+        noNewsSince = try container.decodeIfPresent(UnixTime.self, forKey: .noNewsSince)
     }
 }

@@ -77,6 +77,11 @@ public struct GuardProof: Sendable {
         GuardProof(
             guard: .channelRotation, scenario: "day", failure: "a new card's update replaces the stored end: two cards",
             figures: [multi, maxCards], ios: .ios18),
+        // The simulator's agents never hang or lose their reports, so no scenario goes quiet: the proof of
+        // no-news is in FleetCoreTests (NoNewsTests) and ControlPlaneTests (SilenceRuleServiceTests).
+        GuardProof(
+            guard: .noNews, scenario: "A", failure: "a hung agent reads as confidently working (unreachable: simulated agents report)",
+            figures: [correct]),
     ]
 
     /// Runs every proof with `seed` and returns the table.
