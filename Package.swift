@@ -117,7 +117,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FleetAppTests",
-            dependencies: ["FleetApp", "FleetAppTesting", "FleetCore", "HTTPTypes", "ControlPlane", "ControlPlaneTesting", "APNs"],
+            dependencies: [
+                "FleetApp", "FleetAppTesting", "FleetCore", "HTTPTypes", "ControlPlane", "ControlPlaneTesting", "APNs",
+                "Sealing",
+            ],
             swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),
         .testTarget(name: "DiagnosisTests", dependencies: ["Diagnosis", "FleetCore", "FleetCoreTesting"], swiftSettings: strict),

@@ -99,3 +99,25 @@ struct AlertWordsTests {
         #expect(AlertWords(sealedBytes: Array(#"{"body":"x"}"#.utf8)) == nil)
     }
 }
+
+/// The wordless card the widget draws for a privacy push.
+@Suite("Wordless card")
+struct WordlessCardTests {
+    @Test("A wordless state draws counts and where to go instead of blank rows")
+    func wordlessState() throws {
+        let state = CardWordsTests.worded.wordless
+        let card = try #require(SurfaceLayout(state, on: .lockScreen).wordless)
+        #expect(card.headline == "3 sessions")
+        #expect(card.guidance == "1 needs you: open LFG to answer")
+        #expect(WordlessCard(activeTotal: 1, needsInput: 0) == WordlessCard(activeTotal: 1, needsInput: 0))
+        #expect(WordlessCard(activeTotal: 1, needsInput: 0).headline == "1 session")
+        #expect(WordlessCard(activeTotal: 2, needsInput: 2).guidance == "2 need you: open LFG to answer")
+        #expect(WordlessCard(activeTotal: 2, needsInput: 0).guidance == "Open LFG to see what they are doing")
+    }
+
+    @Test("A worded state, or one with no rows, draws its rows as before")
+    func wordedState() {
+        #expect(SurfaceLayout(CardWordsTests.worded, on: .lockScreen).wordless == nil)
+        #expect(SurfaceLayout(ContentState(working: 0, updatedAt: 1), on: .lockScreen).wordless == nil)
+    }
+}

@@ -1,3 +1,5 @@
+import FleetCore
+
 /// How much of an alert's words a push shows Apple (contract 8.3).
 public enum AlertDisclosure: Hashable, Sendable {
     /// The words themselves, as before privacy mode.
@@ -11,6 +13,4 @@ public enum AlertDisclosure: Hashable, Sendable {
     /// Whether the push may carry words (titles, question text, options).
     public var showsWords: Bool { self == .clear }
 
-    /// The top-level key of a sealed alert.
-    public static let sealKey = "lfgSeal"
 }

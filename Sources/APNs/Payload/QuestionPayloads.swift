@@ -21,7 +21,10 @@ public struct QuestionAlertPayload: Hashable, Sendable, Encodable {
     struct Alert: Encodable { let title: String?, body: String }
     struct Seal: Encodable { let kid: String, box: String }
 
-    enum RootKeys: String, CodingKey { case aps, questionId, sid, kind, options, canAlwaysAllow, lfgSeal }
+    enum RootKeys: String, CodingKey {
+        case aps, questionId, sid, kind, options, canAlwaysAllow
+        case lfgSeal = "lfgSeal"  // SealedAlertFormat.payloadKey (a test holds them equal)
+    }
 
     enum APSKeys: String, CodingKey {
         case alert, sound, category

@@ -268,6 +268,8 @@ public final class FleetAppEngine {
     func sendDeviceRegistration(to server: ServerProfile) {
         var registration = DeviceRegistration(env: configuration.environment, hiddenDirs: model.hiddenDirs)
         if configuration.requestsChannelCards { registration.liveActivityChannels = true }
+        registration.privacy = configuration.privacy
+        registration.sealKey = configuration.sealKey
         if server.name == configuration.defaultServer?.name {
             registration.appState = appState
             appStateSent = appState
