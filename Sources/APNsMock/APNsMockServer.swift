@@ -1,5 +1,6 @@
 import APNs
 import Dispatch
+import FleetCore
 import Foundation
 import HTTP2Wire
 import Synchronization

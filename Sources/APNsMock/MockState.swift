@@ -142,7 +142,7 @@ public final class MockState: Sendable {
 
     /// Decides one request: records it and returns the record (which holds the answer) and what to do.
     func handle(_ request: MockRequest, connection: Int) -> (MockRecord, MockAction) {
-        let now = clock.now()
+        let now = clock.now
         let (record, action) = inner.withLock { state -> (MockRecord, MockAction) in
             var action = MockAction.respond
             if let remaining = state.requestsUntilDrop {

@@ -96,7 +96,7 @@ public final class InMemoryActivityHost: ActivityHost {
     }
 
     public let behaviour: Behaviour
-    let clock: PhoneClock
+    let clock: WallClock
     let installTag: String
     var cards: [Card] = []
     var queue: [Scheduled] = []
@@ -117,7 +117,7 @@ public final class InMemoryActivityHost: ActivityHost {
     public internal(set) var commands: [Command] = []
 
     /// A simulated iOS for one install; `installID` keeps ids and tokens of different phones apart.
-    public init(clock: PhoneClock, behaviour: Behaviour = Behaviour(), installID: UInt32 = 1) {
+    public init(clock: WallClock, behaviour: Behaviour = Behaviour(), installID: UInt32 = 1) {
         self.clock = clock
         self.behaviour = behaviour
         installTag = Self.hex(UInt64(installID), width: 8)
@@ -136,7 +136,9 @@ public final class InMemoryActivityHost: ActivityHost {
         return cards.filter { $0.kind == .retired && $0.state.isLive }.map(\.id)
     }
 
-    public func request(_ content: ContentState, pushType: ActivityPushType) throws(ActivityRequestError) -> ActivityID {
+    public func request(
+        _ content: ContentState, pushType: ActivityPushType, staleDate: UnixTime?
+    ) throws(ActivityRequestError) -> ActivityID {
         settle()
         guard isAppInForeground else { throw .visibility }
         guard liveCount < behaviour.maxActivities else { throw .targetMaximumExceeded }
@@ -145,19 +147,19 @@ public final class InMemoryActivityHost: ActivityHost {
             guard behaviour.supportsChannels else { throw .other("a channel card needs iOS 18") }
             channel = id
         }
-        let id = startCard(content: content, getsUpdateToken: pushType == .token, channel: channel)
+        let id = startCard(content: content, getsUpdateToken: pushType == .token, staleDate: staleDate, channel: channel)
         commands.append(.request(id, content, pushType))
         return id
     }
 
-    public func update(_ id: ActivityID, to content: ContentState) {
+    public func update(_ id: ActivityID, to content: ContentState, staleDate: UnixTime?) {
         settle()
         commands.append(.update(id, content))
         guard let index = liveIndex(of: id) else { return }
         cards[index].content = content
         cards[index].lastTimestamp = max(cards[index].lastTimestamp, content.updatedAt)
-        // `ActivityContent(state:staleDate: nil)`: the app's own update clears the stale date.
-        setStaleDate(nil, of: index)
+        // `ActivityContent(state:staleDate:)`: the app's own update replaces the stale date (nil clears it).
+        setStaleDate(staleDate, of: index)
     }
 
     public func end(_ id: ActivityID, finalContent: ContentState?, dismissal: DismissalPolicy) {

@@ -26,12 +26,12 @@ public final class SimulatedPhone {
     public private(set) var app: FleetAppEngine?
     /// Whether the app's process is suspended (alive but running nothing).
     public private(set) var isSuspended = false
-    let clock: PhoneClock
+    let clock: WallClock
     var lastCallID: CallID = 0
     var traceOfEndedProcesses: [AppTraceEntry] = []
 
     public init(
-        configuration: AppConfiguration, clock: PhoneClock, storage: any KeyValueStorage = InMemoryKeyValueStorage(),
+        configuration: AppConfiguration, clock: WallClock, storage: any KeyValueStorage = InMemoryKeyValueStorage(),
         behaviour: InMemoryActivityHost.Behaviour = .init(), installID: UInt32 = 1, guards: GuardSet = .all
     ) {
         self.configuration = configuration

@@ -1,6 +1,7 @@
 import APNs
 import APNsHTTP2
 import ES256OpenSSL
+import FleetCore
 import Foundation
 
 /// Wiring of the live APNs provider from `LFG_APNS_*`: key, provider-token cache and HTTP/2 transport.

@@ -100,16 +100,11 @@ public struct ChannelsReadCommand: Command {
     public static let usage = "Usage: lfg channels read --env sandbox|production --channel ID [--url URL] [--ca-file F]\n\n"
         + ChannelCall.commonUsage
 
-    let call: ChannelCall
-    let channel: BroadcastChannelID
-
-    public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        call = try ChannelCall(parsing: &arguments)
-        channel = try ChannelCall.channel(&arguments)
-    }
+    let target: OneChannelCall
+    public init(parsing arguments: inout ArgumentList) throws(UsageError) { target = try OneChannelCall(parsing: &arguments) }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
-        try await call.run(context) { .read(channel, bundleID: $0, environment: $1) }
+        try await target.run(context) { .read($0, bundleID: $1, environment: $2) }
     }
 }
 
@@ -120,15 +115,28 @@ public struct ChannelsDeleteCommand: Command {
     public static let usage = "Usage: lfg channels delete --env sandbox|production --channel ID [--url URL] [--ca-file F]\n\n"
         + ChannelCall.commonUsage
 
+    let target: OneChannelCall
+    public init(parsing arguments: inout ArgumentList) throws(UsageError) { target = try OneChannelCall(parsing: &arguments) }
+
+    public func run(_ context: CommandContext) async throws -> Int32 {
+        try await target.run(context) { .delete($0, bundleID: $1, environment: $2) }
+    }
+}
+
+/// The arguments of a command on one existing channel (`read`, `delete`): the common ones plus `--channel`.
+struct OneChannelCall {
     let call: ChannelCall
     let channel: BroadcastChannelID
 
-    public init(parsing arguments: inout ArgumentList) throws(UsageError) {
+    init(parsing arguments: inout ArgumentList) throws(UsageError) {
         call = try ChannelCall(parsing: &arguments)
         channel = try ChannelCall.channel(&arguments)
     }
 
-    public func run(_ context: CommandContext) async throws -> Int32 {
-        try await call.run(context) { .delete(channel, bundleID: $0, environment: $1) }
+    func run(
+        _ context: CommandContext,
+        _ make: (BroadcastChannelID, BundleID, PushEnvironment) -> ChannelManagementRequest
+    ) async throws -> Int32 {
+        try await call.run(context) { make(channel, $0, $1) }
     }
 }

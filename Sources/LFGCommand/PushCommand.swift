@@ -112,7 +112,7 @@ public struct PushCommand: Command {
         let provider = try APNsProvider.start(environment: context.environment, overrideURL: url, caFile: caFile)
         defer { provider.sender.shutdown() }
         let request = try makeRequest(
-            bundleID: provider.configuration.bundleID, now: WallClock.system.now(), readInput: context.readInput)
+            bundleID: provider.configuration.bundleID, now: WallClock.system.now, readInput: context.readInput)
         let response = await provider.sender.send(request)
         context.write(Self.describe(response) + "\n")
         guard response.outcome == .accepted else {

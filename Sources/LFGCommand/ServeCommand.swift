@@ -116,7 +116,7 @@ struct ServeParts: Sendable {
 
         let loginCode = Authenticator.makeSecret()
         // The web dashboard: authorized requests outside /api/ (the page, its assets, its snapshot).
-        let dashboard = DashboardRoutes(source: service, now: WallClock.system.now)
+        let dashboard = DashboardRoutes(source: service, now: { WallClock.system.now })
         let router = APIRouter(
             service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard,
             signInPage: SignInPage())

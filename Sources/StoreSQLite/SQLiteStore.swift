@@ -11,7 +11,7 @@ public actor SQLiteStore: Store {
     public nonisolated let path: String
 
     /// Opens (creating and migrating) the database at `path`.
-    public init(path: String, now: UnixTime = Date().timeIntervalSince1970) throws(StoreError) {
+    public init(path: String, now: UnixTime = WallClock.system.now) throws(StoreError) {
         self.path = path
         connection = try SQLiteConnection(path: path)
         try StoreMigrator.migrate(connection, SQLiteMigrations.all, now: now)

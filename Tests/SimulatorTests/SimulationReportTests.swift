@@ -45,7 +45,8 @@ import Testing
             "simulatedSeconds", "correctFraction", "timeToCorrectP50", "timeToCorrectP99", "multiCardSeconds",
             "maxVisibleCards", "frozenSeconds", "starts", "clientEnded", "startEndLoops", "pushes",
             "honestFraction", "lyingSeconds", "needsYouTransitions", "needsYouLate", "needsYouWorstSeconds",
-            "priority10WorstHour", "longestCardlessActiveSeconds", "checkpoints",
+            "priority10WorstHour", "longestCardlessActiveSeconds", "checkpoints", "oracleCorrectFraction",
+            "oracleHonestFraction", "incorrectSecondsByCause", "dishonestSecondsByCause",
         ])
         #expect(metrics["simulatedSeconds"] as? Double == 900)
     }

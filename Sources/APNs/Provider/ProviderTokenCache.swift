@@ -54,7 +54,7 @@ public final class ProviderTokenCache: Sendable {
 
     /// The current token, minting a new one when there is none or it is due for replacement.
     public func token() throws(SigningError) -> String {
-        let now = clock.now()
+        let now = clock.now
         return try state.withLock { (state) throws(SigningError) -> String in
             if let cached = state.cached, policy.isReusable(issuedAt: cached.issuedAt, now: now) {
                 return cached.token

@@ -45,7 +45,7 @@ public final class Authenticator: Sendable {
     ///   - token: the bearer token every API call must carry.
     ///   - loginCode: a first one-time login code (`/login?code=...`, printed at start); nil for none.
     ///   - now: the wall clock, Unix seconds (expiry of codes and sessions).
-    public init(token: String, loginCode: String?, now: @escaping @Sendable () -> UnixTime = WallClock.system.now) {
+    public init(token: String, loginCode: String?, now: @escaping @Sendable () -> UnixTime = { WallClock.system.now }) {
         self.token = token
         self.now = now
         if let loginCode { state.withLock { $0.loginCodes[loginCode] = now() + Self.loginCodeLifetime } }

@@ -93,7 +93,7 @@ public actor ControlPlaneService {
         self.recentLog = Array(recentLog.suffix(Self.recentLogLimit))
     }
 
-    var now: UnixTime { dependencies.wallClock.now() }
+    var now: UnixTime { dependencies.wallClock.now }
 
     /// Whether the watcher may push, and why not.
     public var pushGateReason: String? { gate?.reason(guards: dependencies.guards) }
@@ -172,7 +172,7 @@ public actor ControlPlaneService {
     func deliver(_ first: Outgoing) async {
         var outgoing = first
         while !outgoing.isEmpty {
-            let answers = await dependencies.gateway.carryOut(outgoing, now: { self.dependencies.wallClock.now() })
+            let answers = await dependencies.gateway.carryOut(outgoing, now: { self.dependencies.wallClock.now })
             await acquire()
             do {
                 outgoing = try await apply(answers)

@@ -4,12 +4,9 @@ import FleetCore
 /// how often a failing channel is retried, and whether a device that did not say is private. Every threshold is defined here once; the watcher, the
 /// configuration (`LFG_STALE_AFTER_S`) and the simulator read them from here.
 public struct CardPolicy: Hashable, Sendable {
-    /// `stale-date` = push time + this (`LFG_STALE_AFTER_S`).
-    ///
-    /// 15 minutes, until the simulator's curve says otherwise: long enough that a steady card costs only
-    /// a few priority-5 refreshes an hour, short enough that a card nobody can reach any more (a dead
-    /// token, a server down, a phone offline) stops pretending within a quarter of an hour.
-    public static let defaultStaleAfterSeconds: Double = 15 * 60
+    /// `stale-date` = push time + this (`LFG_STALE_AFTER_S`); the default and its reason live in
+    /// ``CardStaleness`` (the app uses the same rule for its own updates).
+    public static let defaultStaleAfterSeconds: Double = CardStaleness.defaultStaleAfterSeconds
 
     /// iOS ends a card this long after it started (reference 4.7).
     public static let cardLifetimeSeconds: Double = 8 * 3600
@@ -45,7 +42,7 @@ public struct CardPolicy: Hashable, Sendable {
     ) {
         self.privacyByDefault = privacyByDefault
         self.staleAfter = staleAfter
-        self.staleRefreshLead = staleRefreshLead ?? staleAfter / 3
+        self.staleRefreshLead = staleRefreshLead ?? CardStaleness.refreshLead(staleAfter: staleAfter)
         self.renewAfter = renewAfter
         self.updateTokenMaxAge = updateTokenMaxAge
         self.budget = budget

@@ -69,7 +69,13 @@ extension Watcher {
     private func priorityVerdict(
         _ action: PushAction, shown: ContentState?, next: ContentState, box: FleetBox, now: UnixTime
     ) -> PushBudget.Verdict {
-        guard guards.isOn(.priorityBudget) else { return .send(.immediate) }
+        guard guards.isOn(.priorityBudget) else {
+            // A stale-date refresh brings nothing new: it is guard `stale-date`'s own push and never spends
+            // iOS's priority-10 budget, even in the old behaviour (else the refreshes eat the budget and
+            // iOS holds the next real change).
+            let isRefresh = action == .update && shown.map { $0.isSame(as: next, guards: guards) } == true
+            return .send(isRefresh ? .powerConsidered : .immediate)
+        }
         return policy.budget.verdict(
             action, shown: shown, next: next, lastPushAt: box.lastPushAt, immediateSent: box.immediateSent, now: now)
     }

@@ -58,7 +58,7 @@ public final class DemoWorld {
         // Zero latencies: the simulated iOS hands the app its tokens at once, so an app-made card is
         // registered before the server's next tick could push-start a second one.
         phone = SimulatedPhone(
-            configuration: configuration, clock: clock.phoneClock,
+            configuration: configuration, clock: clock.wallClock,
             behaviour: .init(tokenLatency: 0, deliveryLatency: 0, pushToStartFiresTwice: false))
     }
 

@@ -34,10 +34,13 @@ public protocol ActivityHost: AnyObject {
     /// `Activity<LFGSessionAttributes>.activities`: cards of the retired per-session type.
     var retiredActivityIDs: [ActivityID] { get }
 
-    /// `Activity.request(attributes: LFGFleetAttributes(), content:, pushType:)`: starts a card now.
-    func request(_ content: ContentState, pushType: ActivityPushType) throws(ActivityRequestError) -> ActivityID
-    /// `activity.update(_:)`: replaces a live card's content; ignored for an ended card.
-    func update(_ id: ActivityID, to content: ContentState)
+    /// `Activity.request(attributes: LFGFleetAttributes(), content:, pushType:)`: starts a card now;
+    /// `staleDate` is the content's (`ActivityContent(state:staleDate:)`), nil for none.
+    func request(
+        _ content: ContentState, pushType: ActivityPushType, staleDate: UnixTime?
+    ) throws(ActivityRequestError) -> ActivityID
+    /// `activity.update(_:)`: replaces a live card's content and its stale date; ignored for an ended card.
+    func update(_ id: ActivityID, to content: ContentState, staleDate: UnixTime?)
     /// `activity.end(_:dismissalPolicy:)`: ends a card, optionally with a final content.
     func end(_ id: ActivityID, finalContent: ContentState?, dismissal: DismissalPolicy)
     /// Ends a card of the retired per-session type at once (the tombstone sweep).
@@ -51,4 +54,14 @@ public protocol ActivityHost: AnyObject {
     func observeActivity(_ id: ActivityID)
     /// Cancels the observations of one card: nothing it yields from now on reaches the app.
     func stopObservingActivity(_ id: ActivityID)
+}
+
+extension ActivityHost {
+    /// A request with no stale date.
+    public func request(_ content: ContentState, pushType: ActivityPushType) throws(ActivityRequestError) -> ActivityID {
+        try request(content, pushType: pushType, staleDate: nil)
+    }
+
+    /// An update with no stale date (it clears the one the card had).
+    public func update(_ id: ActivityID, to content: ContentState) { update(id, to: content, staleDate: nil) }
 }

@@ -67,9 +67,12 @@ public struct FleetActivityController: Hashable, Sendable {
     ///   - newCardPushType: `.token`, or in channel mode `.channel(id)` (the device's channel).
     ///   - survivorAge: seconds since the kept card appeared, when known and the app is in the foreground
     ///     (only then may it start a card): past ``renewAfter`` the card is replaced before iOS ends it.
+    ///   - staleAfter: the stale date the app gives its own requests and updates is this far ahead; a kept
+    ///     card whose stale date is near (``CardStaleness/isRefreshDue(staleDate:staleAfter:now:)``) is
+    ///     updated with the same content, so a card the app keeps right never reads stale. Nil: no stale dates.
     public mutating func sync(
         _ trigger: Trigger, model: SessionModel, cards: [FleetActivity], now: UnixTime, guards: GuardSet = .all,
-        newCardPushType: ActivityPushType = .token, survivorAge: Double? = nil
+        newCardPushType: ActivityPushType = .token, survivorAge: Double? = nil, staleAfter: Double? = nil
     ) -> Decision {
         let live = cards.liveCards
         let survivor = cards.survivor
@@ -98,7 +101,12 @@ public struct FleetActivityController: Hashable, Sendable {
                 effects.append(.request(reduction.contentState, pushType: newCardPushType))
             } else if let survivor {
                 dismissedPopulation = nil
-                if !survivor.content.isSame(as: reduction.contentState, guards: guards) {
+                // Same content whose stale date is near: re-dated (guard `stale-date`), so a card the app
+                // keeps right never reads stale while the app runs.
+                let isRefreshDue = staleAfter.map {
+                    CardStaleness.isRefreshDue(staleDate: survivor.staleDate, staleAfter: $0, now: now)
+                } ?? false
+                if !survivor.content.isSame(as: reduction.contentState, guards: guards) || isRefreshDue {
                     effects.append(.update(survivor.id, reduction.contentState))
                 }
             } else if reduction.activeTotal > 0, !isVetoed(Set(reduction.since.keys)) {

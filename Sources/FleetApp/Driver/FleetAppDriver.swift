@@ -12,7 +12,7 @@ public final class FleetAppDriver {
     public let engine: FleetAppEngine
     let outbox = InMemoryControlPlaneOutbox()
     let client: any ControlPlaneClient
-    let phoneClock: PhoneClock
+    let phoneClock: WallClock
     let sleeper: any Clock<Duration>
     var callTasks: [CallID: Task<Void, Never>] = [:]
     var timerTask: Task<Void, Never>?
@@ -20,7 +20,7 @@ public final class FleetAppDriver {
 
     public init(
         configuration: AppConfiguration, host: any ActivityHost, client: any ControlPlaneClient,
-        storage: any KeyValueStorage, phoneClock: PhoneClock, sleeper: any Clock<Duration>, guards: GuardSet = .all
+        storage: any KeyValueStorage, phoneClock: WallClock, sleeper: any Clock<Duration>, guards: GuardSet = .all
     ) {
         self.client = client
         self.phoneClock = phoneClock

@@ -30,7 +30,7 @@ public final class FleetAppEngine {
     let host: any ActivityHost
     let outbox: any ControlPlaneOutbox
     let storage: any KeyValueStorage
-    let clock: PhoneClock
+    let clock: WallClock
     var callCounter = 0
     var inFlight: [CallID: (server: ServerProfile, call: ControlPlaneCall)] = [:]
     var fetchOrdering = LiveFetchOrdering<(inout SessionModel) -> Void>()
@@ -46,7 +46,7 @@ public final class FleetAppEngine {
 
     public init(
         configuration: AppConfiguration, host: any ActivityHost, outbox: any ControlPlaneOutbox,
-        storage: any KeyValueStorage, clock: PhoneClock, guards: GuardSet = .all, endGate: EndGate = EndGate(),
+        storage: any KeyValueStorage, clock: WallClock, guards: GuardSet = .all, endGate: EndGate = EndGate(),
         backoff: RegistrationBackoff = RegistrationBackoff(), firstCallID: CallID = 1
     ) {
         callCounter = firstCallID - 1
@@ -205,15 +205,19 @@ public final class FleetAppEngine {
     /// Runs the controller and carries out its decision: the manager stops a card's token tasks before
     /// the card is ended, and `/ended` is reported after.
     func sync(_ trigger: FleetActivityController.Trigger) {
+        // Guard `stale-date`: the app's own requests and updates say when they stop being current, as the
+        // server's pushes do, so a card the app wrote and nobody refreshes after it sleeps turns stale.
+        let staleAfter = guards.isOn(.staleDate) ? configuration.cardStaleAfter : nil
+        let staleDate = staleAfter.map { clock.now + $0 }
         let decision = controller.sync(
             trigger, model: model, cards: host.fleetActivities, now: clock.now, guards: guards,
-            newCardPushType: newCardPushType, survivorAge: survivorAgeForRenewal)
+            newCardPushType: newCardPushType, survivorAge: survivorAgeForRenewal, staleAfter: staleAfter)
         record(.synced(decision))
         for effect in decision.effects {
             switch effect {
             case .request(let content, let pushType):
                 do {
-                    _ = try host.request(content, pushType: pushType)
+                    _ = try host.request(content, pushType: pushType, staleDate: staleDate)
                     if case .channel(let channelId) = pushType, let server = configuration.defaultServer {
                         // The channel-mode twin of registering the card's update token: the server adopts it.
                         send(.reportChannelCard(channelId: channelId, deviceID: configuration.deviceID), to: server)
@@ -222,7 +226,7 @@ public final class FleetAppEngine {
                     record(.requestRefused(error))
                 }
             case .update(let id, let content):
-                host.update(id, to: content)
+                host.update(id, to: content, staleDate: staleDate)
             case .end(let id, let finalContent, let dismissal):
                 manage(.appWillEnd(id))
                 host.end(id, finalContent: finalContent, dismissal: dismissal)

@@ -31,6 +31,9 @@ public struct AppConfiguration: Hashable, Sendable {
     public var privacy: Bool?
     /// The `sealKey` the app registers (base64 of its P-256 key's 65-byte point), so alerts arrive sealed.
     public var sealKey: String?
+    /// How far ahead the stale date of the app's own requests and updates is (the server's
+    /// `LFG_STALE_AFTER_S` default; see ``CardStaleness``).
+    public var cardStaleAfter: Double = CardStaleness.defaultStaleAfterSeconds
 
     public init(deviceID: DeviceID, environment: PushEnvironment, servers: [ServerProfile], defaultServerName: String) {
         self.deviceID = deviceID

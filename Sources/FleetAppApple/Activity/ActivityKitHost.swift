@@ -38,7 +38,8 @@ public final class ActivityKitHost: ActivityHost {
     public var fleetActivities: [FleetActivity] {
         Activity<LFGFleetAttributes>.activities.map { activity in
             FleetActivity(id: ActivityID(activity.id), content: activity.content.state,
-                          state: Self.lifecycle(activity.activityState))
+                          state: Self.lifecycle(activity.activityState),
+                          staleDate: activity.content.staleDate?.timeIntervalSince1970)
         }
     }
 
@@ -46,10 +47,13 @@ public final class ActivityKitHost: ActivityHost {
         Activity<LFGSessionAttributes>.activities.map { ActivityID($0.id) }
     }
 
-    public func request(_ content: ContentState, pushType: ActivityPushType) throws(ActivityRequestError) -> ActivityID {
+    public func request(
+        _ content: ContentState, pushType: ActivityPushType, staleDate: UnixTime?
+    ) throws(ActivityRequestError) -> ActivityID {
         do {
             let activity = try Activity.request(
-                attributes: LFGFleetAttributes(), content: Self.content(content), pushType: Self.pushType(pushType))
+                attributes: LFGFleetAttributes(), content: Self.content(content, staleDate: staleDate),
+                pushType: Self.pushType(pushType))
             return ActivityID(activity.id)
         } catch let error as ActivityAuthorizationError {
             throw Self.requestError(error)
@@ -58,15 +62,15 @@ public final class ActivityKitHost: ActivityHost {
         }
     }
 
-    public func update(_ id: ActivityID, to content: ContentState) {
+    public func update(_ id: ActivityID, to content: ContentState, staleDate: UnixTime?) {
         guard let activity = Self.fleetActivity(id) else { return }
-        let next = Self.content(content)
+        let next = Self.content(content, staleDate: staleDate)
         chain { await activity.update(next) }
     }
 
     public func end(_ id: ActivityID, finalContent: ContentState?, dismissal: DismissalPolicy) {
         guard let activity = Self.fleetActivity(id) else { return }
-        let final = finalContent.map(Self.content)
+        let final = finalContent.map { Self.content($0) }
         let policy = Self.dismissalPolicy(dismissal)
         chain { await activity.end(final, dismissalPolicy: policy) }
     }
@@ -135,8 +139,10 @@ public final class ActivityKitHost: ActivityHost {
         Activity<LFGFleetAttributes>.activities.first { $0.id == id.rawValue }
     }
 
-    static func content(_ state: ContentState) -> ActivityContent<ContentState> {
-        ActivityContent(state: state, staleDate: nil, relevanceScore: Double(state.relevanceScore))
+    static func content(_ state: ContentState, staleDate: UnixTime? = nil) -> ActivityContent<ContentState> {
+        ActivityContent(
+            state: state, staleDate: staleDate.map { Date(timeIntervalSince1970: $0) },
+            relevanceScore: Double(state.relevanceScore))
     }
 
     static func pushType(_ type: ActivityPushType) -> PushType? {

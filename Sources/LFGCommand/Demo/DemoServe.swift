@@ -33,8 +33,8 @@ struct DemoServe {
         await demo.serve.run(until: signals, alongside: {
             let world = DemoWorld(
                 schedule: .standard, api: LoopbackHTTPHandler(baseURL: url), bearerToken: token,
-                startedAt: WallClock.system.now(), pushes: inbox, narrate: { context.write($0 + "\n") })
-            await world.play(wallClock: WallClock.system.now, sleeper: ContinuousClock(), every: .milliseconds(100))
+                startedAt: WallClock.system.now, pushes: inbox, narrate: { context.write($0 + "\n") })
+            await world.play(wallClock: { WallClock.system.now }, sleeper: ContinuousClock(), every: .milliseconds(100))
         })
         context.write("""
             lfg serve --demo: stopped; its data stays in \(demo.home)

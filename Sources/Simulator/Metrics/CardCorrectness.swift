@@ -40,6 +40,13 @@ enum CardCorrectness {
         truth.isTrustworthy && !isStale && !matches(card, truth.contentState)
     }
 
+    /// Whether `card` equals `truth` in everything but the rows' `since`.
+    static func matchesIgnoringSince(_ card: ContentState, _ truth: ContentState) -> Bool {
+        card.working == truth.working && card.needsInput == truth.needsInput && card.more == truth.more
+            && card.rows.map(\.sid) == truth.rows.map(\.sid) && card.rows.map(\.state) == truth.rows.map(\.state)
+            && card.rows.map(\.title) == truth.rows.map(\.title)
+    }
+
     static func matches(_ card: ContentState, _ truth: ContentState) -> Bool {
         guard card.working == truth.working, card.needsInput == truth.needsInput, card.more == truth.more,
             card.rows.count == truth.rows.count

@@ -22,9 +22,22 @@ struct MetricsRecorder {
     private var overheightSeconds = 0.0
     private var untrustworthySeconds = 0.0
     private var maxVisibleCards = 0
+    /// Why the lock screens are wrong (or dishonest) now, and the seconds per cause so far.
+    private var wrongCause: WrongCause?
+    private var dishonestCause: WrongCause?
+    private var incorrectByCause = WrongSeconds()
+    private var dishonestByCause = WrongSeconds()
+    /// The best any product could do in the same outages (see ``OracleBound``).
+    private var oracle = OracleBound()
+    private var isOracleCorrect = true
+    private var isOracleHonest = true
+    private var oracleCorrectSeconds = 0.0
+    private var oracleHonestSeconds = 0.0
 
     private var truthVersion = -1
     private var truths: [FleetReduction] = []
+    /// When each phone's truth last changed (simulated seconds).
+    private var truthChangedAt: [Double] = []
     private var activeWhenLastTrustworthy: [Bool] = []
     private var pendingChanges: [Double] = []
     private var timesToCorrect: [Double] = []
@@ -113,6 +126,7 @@ struct MetricsRecorder {
     mutating func begin(_ simulation: Simulation) {
         truths = simulation.phones.map { simulation.truth.reduction(hiddenDirs: $0.hiddenDirs, now: simulation.unixNow) }
         activeWhenLastTrustworthy = truths.map { $0.activeTotal > 0 }
+        truthChangedAt = truths.map { _ in 0 }
         truthVersion = simulation.truth.version
         look(simulation)
     }
@@ -131,9 +145,11 @@ struct MetricsRecorder {
             let previous = truths[phone.index]
             if !next.contentState.isSame(as: previous.contentState) || next.isTrustworthy != previous.isTrustworthy {
                 changed = true
+                truthChangedAt[phone.index] = simulation.now
             }
             if next.isTrustworthy { activeWhenLastTrustworthy[phone.index] = next.activeTotal > 0 }
-            timeliness.truthChanged(phone: phone.index, from: previous, to: next, at: simulation.now)
+            timeliness.truthChanged(
+                phone: phone.index, from: previous, to: next, shown: phone.visibleCards.map(\.content), at: simulation.now)
             truths[phone.index] = next
         }
         if changed {
@@ -150,15 +166,18 @@ struct MetricsRecorder {
         var untrustworthy = false
         var honest = true
         var lying = false
+        var wrongCause: WrongCause?
+        var dishonestCause: WrongCause?
         for phone in simulation.phones where phone.isInstalled {
             let truth = truths[phone.index]
             let cards = phone.visibleCards
             let stale = cards.map { $0.isMarkedStale(at: simulation.unixNow) }
             let cardless = truth.isTrustworthy && truth.activeTotal > 0 && cards.isEmpty
             timeliness.look(phone: phone.index, cardless: cardless, at: simulation.now)
-            honest = honest && CardCorrectness.isHonest(
+            let phoneHonest = CardCorrectness.isHonest(
                 cards: cards.map(\.content), isStale: stale, truth: truth,
                 activeWhenLastTrustworthy: activeWhenLastTrustworthy[phone.index])
+            honest = honest && phoneHonest
             lying = lying || zip(cards, stale).contains { card, stale in
                 CardCorrectness.isLying(card.content, isStale: stale, truth: truth)
             }
@@ -166,9 +185,18 @@ struct MetricsRecorder {
             untrustworthy = untrustworthy || !truth.isTrustworthy
             maxVisibleCards = max(maxVisibleCards, cards.count)
             multiple = multiple || cards.count > 1
-            correct = correct && CardCorrectness.isCorrect(
+            let phoneCorrect = CardCorrectness.isCorrect(
                 cards: cards.map(\.content), truth: truth,
                 activeWhenLastTrustworthy: activeWhenLastTrustworthy[phone.index])
+            correct = correct && phoneCorrect
+            if wrongCause == nil, !phoneCorrect {
+                wrongCause = WrongCause.of(
+                    phone, cards: cards, truth: truth, truthChangedAt: truthChangedAt[phone.index], simulation)
+            }
+            if dishonestCause == nil, !phoneHonest {
+                dishonestCause = wrongCause ?? WrongCause.of(
+                    phone, cards: cards, truth: truth, truthChangedAt: truthChangedAt[phone.index], simulation)
+            }
             for card in cards {
                 overheight = overheight || card.content.rows.count > FleetReducer.maxRows
                 frozen = frozen || !Self.isAddressable(card, on: phone, simulation)
@@ -182,6 +210,9 @@ struct MetricsRecorder {
         (isCorrect, hasMultipleCards, hasFrozenCard, hasOverheightCard, isUntrustworthy) =
             (correct, multiple, frozen, overheight, untrustworthy)
         (isHonest, isLying) = (honest, lying)
+        (self.wrongCause, self.dishonestCause) = (wrongCause, dishonestCause)
+        (isOracleCorrect, isOracleHonest) = oracle.look(
+            simulation, truths: truths, activeWhenLastTrustworthy: activeWhenLastTrustworthy)
         if correct, !pendingChanges.isEmpty {
             timesToCorrect += pendingChanges.map { simulation.now - $0 }
             pendingChanges.removeAll()
@@ -231,6 +262,10 @@ struct MetricsRecorder {
         if hasFrozenCard { frozenSeconds += span }
         if hasOverheightCard { overheightSeconds += span }
         if isUntrustworthy { untrustworthySeconds += span }
+        if isOracleCorrect { oracleCorrectSeconds += span }
+        if isOracleHonest { oracleHonestSeconds += span }
+        incorrectByCause.add(span, to: wrongCause)
+        dishonestByCause.add(span, to: dishonestCause)
         lastTime = time
     }
 
@@ -264,7 +299,11 @@ struct MetricsRecorder {
             pushStartedCardsKilled: pushStartedCards.filter { card in
                 card.goneAt.map { $0 - card.appearedAt <= Self.killWindow } ?? false
             }.count,
-            untrustworthySeconds: untrustworthySeconds, timeliness: timeliness.finish(at: simulation.duration))
+            untrustworthySeconds: untrustworthySeconds, timeliness: timeliness.finish(at: simulation.duration),
+            bound: BoundFigures(
+                oracleCorrectFraction: simulation.duration > 0 ? oracleCorrectSeconds / simulation.duration : 1,
+                oracleHonestFraction: simulation.duration > 0 ? oracleHonestSeconds / simulation.duration : 1,
+                incorrectSecondsByCause: incorrectByCause, dishonestSecondsByCause: dishonestByCause))
         return (metrics, details)
     }
 

@@ -67,6 +67,32 @@ public struct ScenarioDetails: Hashable, Sendable {
     public var untrustworthySeconds: Double
     /// Needs-you delays, priority-10 pushes per hour, checkpoints, cardless stretches.
     public var timeliness: Timeliness
+    /// The oracle bound and the wrong seconds by cause.
+    public var bound: BoundFigures
+}
+
+/// What no product could beat in the same world, and where the product's wrong seconds went.
+public struct BoundFigures: Hashable, Sendable {
+    /// Correct fraction of a server with perfect knowledge whose changes reach an online phone at once.
+    public var oracleCorrectFraction: Double
+    /// Honest fraction of that server, keeping the stale date `LFG_STALE_AFTER_S` ahead of every online moment.
+    public var oracleHonestFraction: Double
+    var incorrectSecondsByCause: WrongSeconds
+    var dishonestSecondsByCause: WrongSeconds
+
+    /// Seconds not correct (not honest) per cause, keyed by the cause's name.
+    public var incorrectByCause: [String: Double] { incorrectSecondsByCause.seconds }
+    public var dishonestByCause: [String: Double] { dishonestSecondsByCause.seconds }
+
+    /// The JSON extension keys (after the timeliness ones), in this order.
+    public var jsonFields: [(key: String, value: String)] {
+        [
+            ("oracleCorrectFraction", JSONNumber.text(oracleCorrectFraction)),
+            ("oracleHonestFraction", JSONNumber.text(oracleHonestFraction)),
+            ("incorrectSecondsByCause", incorrectSecondsByCause.json),
+            ("dishonestSecondsByCause", dishonestSecondsByCause.json),
+        ]
+    }
 }
 
 /// Formats doubles for JSON: rounded to milliseconds, so output is short and identical run to run.

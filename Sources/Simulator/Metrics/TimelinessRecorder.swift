@@ -17,11 +17,29 @@ struct TimelinessRecorder {
     /// A needs-you moment must be on the wire within this many seconds (contract 8.1, issue 11).
     static let needsYouLimit = 1.0
 
-    /// The truth of `phone` changed from `previous` to `next`.
-    mutating func truthChanged(phone: Int, from previous: FleetReduction, to next: FleetReduction, at now: Double) {
+    /// The content of the last push sent for each phone (what the wire says the card shows next).
+    private var lastPushed: [Int: ContentState] = [:]
+
+    /// The truth of `phone` changed from `previous` to `next`; `shown` are the cards on its lock screen.
+    ///
+    /// A session that turns needs-input while the card already shows it as needs-input (on the screen, or in
+    /// the last push on the wire) needs no push: the person already sees it waiting. That happens when an
+    /// agent flaps: its brief "working" was a routine change held by the coalescing interval, so the card
+    /// never left needs-input. Such a transition is on time (delay 0).
+    mutating func truthChanged(
+        phone: Int, from previous: FleetReduction, to next: FleetReduction, shown: [ContentState], at now: Double
+    ) {
         let before = Self.waitingSids(previous.contentState)
         let after = Self.waitingSids(next.contentState)
-        for sid in after.subtracting(before) { waiting["\(phone)/\(sid)"] = now }
+        var alreadyShown = shown.reduce(into: Set<SessionID>()) { $0.formUnion(Self.waitingSids($1)) }
+        if let wire = lastPushed[phone] { alreadyShown.formUnion(Self.waitingSids(wire)) }
+        for sid in after.subtracting(before) {
+            if alreadyShown.contains(sid) {
+                needsYouDelays.append(0)
+            } else {
+                waiting["\(phone)/\(sid)"] = now
+            }
+        }
         // Answered before any push carried it: it never reached the wire, so it was as late as it lasted.
         for sid in before.subtracting(after) {
             if let since = waiting.removeValue(forKey: "\(phone)/\(sid)") { needsYouDelays.append(now - since) }
@@ -31,6 +49,7 @@ struct TimelinessRecorder {
     /// A push left a server for `phone` carrying `content` at `priority`.
     mutating func pushSent(phone: Int, content: ContentState, priority: Int, at now: Double) {
         if priority == 10 { immediateSends[phone, default: []].append(now) }
+        lastPushed[phone] = content
         for sid in Self.waitingSids(content) {
             if let since = waiting.removeValue(forKey: "\(phone)/\(sid)") { needsYouDelays.append(now - since) }
         }

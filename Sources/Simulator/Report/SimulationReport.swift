@@ -52,7 +52,7 @@ public struct SimulationReport: Hashable, Sendable {
     public var json: String {
         let without = self.without.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
         let scenarios = self.scenarios.map { result in
-            let fields = result.metrics.jsonFields + result.details.timeliness.jsonFields
+            let fields = result.metrics.jsonFields + result.details.timeliness.jsonFields + result.details.bound.jsonFields
             let metrics = fields.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
             return "{\"name\":\"\(result.name)\",\"metrics\":{\(metrics)}}"
         }.joined(separator: ",")

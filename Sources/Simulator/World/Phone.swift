@@ -33,6 +33,8 @@ final class Phone {
     private var pushStartedCards = 0
     /// Whether the phone has a network connection (an outage: a tunnel, a flight, a dead spot).
     private(set) var isOnline = true
+    /// When the connection last came back (simulated seconds), if it ever dropped.
+    private(set) var reconnectedAt: Double?
     /// iOS's priority-10 budget for the app's Live Activity pushes.
     var budget: ImmediateBudget
     /// Pushes iOS holds over budget, newest per card.
@@ -51,8 +53,9 @@ final class Phone {
             servers: servers.map { ServerProfile(name: $0, baseURL: "https://\($0).example:8766", bearerToken: "t") },
             defaultServerName: servers[0])
         configuration.requestsChannelCards = simulation.ios.supportsChannels
+        configuration.cardStaleAfter = simulation.staleAfter
         rig = FleetAppTesting.SimulatedPhone(
-            configuration: configuration, clock: simulation.clock.phoneClock,
+            configuration: configuration, clock: simulation.clock.wallClock,
             behaviour: InMemoryActivityHost.Behaviour(
                 tokenLatency: simulation.environment.tokenMintDelay, supportsChannels: simulation.ios.supportsChannels),
             installID: UInt32(index + 1), guards: simulation.guards)
@@ -195,6 +198,7 @@ final class Phone {
         isOnline = online
         simulation.note("\(name): network \(online ? "back" : "lost")")
         guard online else { return }
+        reconnectedAt = simulation.now
         simulation.apns.reconnected(self, simulation)
         if isRunning { rig.app?.refresh() }
         pump(simulation)

@@ -66,6 +66,11 @@ final class SimulatedServer {
         return record.channel.channels.contains { $0.id.rawValue == channel }
     }
 
+    /// Whether this server pushes and holds a live card for `device` (it would update it, not start one).
+    func believesCardLive(on device: DeviceID, in simulation: Simulation) -> Bool {
+        pushes(simulation) && watcher.boxes[device]?.record.card != nil
+    }
+
     // MARK: lifecycle and ticks
 
     /// Starts the process at its lifetime's start: loads the store, then ticks.

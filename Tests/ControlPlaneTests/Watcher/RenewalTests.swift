@@ -32,7 +32,10 @@ import Testing
         _ = Self.run(&harness, until: renewAfter - 60)
         #expect(harness.card()?.startedAt == startedAt)
         harness.now = startedAt + renewAfter - 1
-        #expect(harness.tick(advancing: 0).batches.filter { $0.action == .start }.isEmpty)
+        let beforeRenewal = harness.tick(advancing: 0).batches
+        #expect(beforeRenewal.filter { $0.action == .start }.isEmpty)
+        // A stale-date refresh may fall due on the same tick; it is answered before the renewal's tick.
+        for refresh in beforeRenewal { _ = harness.answer(refresh) }
 
         let renewal = try #require(harness.tick(advancing: 1).batches.first)
         #expect(renewal.action == .start)

@@ -41,7 +41,7 @@ import Testing
         var harness = WatcherHarness.withLiveCard()
         let staleAt = try #require(harness.card()?.staleAt)
         let lead = CardPolicy().staleRefreshLead
-        #expect(lead == 300)
+        #expect(lead == CardStaleness.refreshLead(staleAfter: CardPolicy.defaultStaleAfterSeconds))
         let before = harness.now
         #expect(harness.tick(advancing: staleAt - lead - before - 1).batches.isEmpty)
         let refresh = try #require(harness.tick(advancing: 1).batches.first)
@@ -70,8 +70,9 @@ import Testing
     func guardStaleDate() {
         #expect(Self.startStaleDate(.all) != nil)
         #expect(Self.startStaleDate(.without(.staleDate)) == nil)
-        // An hour of steady card: refreshed every 10 minutes with the guard, never without it.
-        #expect(Self.refreshes(.all) == 6)
+        // An hour of steady card: refreshed at the first 30-s tick 80 s after each push (every 90 s), with
+        // the guard; never without it.
+        #expect(Self.refreshes(.all) == 40)
         #expect(Self.refreshes(.without(.staleDate)) == 0)
     }
 }

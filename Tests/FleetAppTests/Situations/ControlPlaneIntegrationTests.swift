@@ -31,7 +31,7 @@ import Testing
             phone = SimulatedPhone(
                 configuration: AppConfiguration(
                     deviceID: "phone-1", environment: .sandbox, servers: [server], defaultServerName: "home"),
-                clock: clock.phoneClock)
+                clock: clock.wallClock)
         }
 
         /// Runs the phone for `seconds` of virtual time, carrying every call to the server and back.

@@ -25,7 +25,7 @@ final class PhoneHarness {
         let configuration = AppConfiguration(
             deviceID: Self.deviceID, environment: .sandbox, servers: servers, defaultServerName: "home")
         phone = SimulatedPhone(
-            configuration: configuration, clock: clock.phoneClock, storage: storage, behaviour: behaviour, guards: guards)
+            configuration: configuration, clock: clock.wallClock, storage: storage, behaviour: behaviour, guards: guards)
     }
 
     /// A foreground app whose listing holds `sids` (working), run until its own card is up.

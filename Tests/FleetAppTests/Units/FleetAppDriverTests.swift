@@ -25,14 +25,14 @@ actor RecordingControlPlaneClient: ControlPlaneClient {
     @MainActor
     func driverRunsTheEngine() async throws {
         let clock = VirtualClock()
-        let host = InMemoryActivityHost(clock: clock.phoneClock)
+        let host = InMemoryActivityHost(clock: clock.wallClock)
         host.appLaunched(inForeground: true)
         let client = RecordingControlPlaneClient(listing: SessionsReply(sessions: [.fixture("a")]))
         let configuration = AppConfiguration(
             deviceID: "phone-1", environment: .production, servers: [PhoneHarness.home], defaultServerName: "home")
         let driver = FleetAppDriver(
             configuration: configuration, host: host, client: client, storage: InMemoryKeyValueStorage(),
-            phoneClock: clock.phoneClock, sleeper: ContinuousClock())
+            phoneClock: clock.wallClock, sleeper: ContinuousClock())
 
         driver.launch()
         await driver.waitForCalls()

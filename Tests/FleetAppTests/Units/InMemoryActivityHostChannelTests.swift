@@ -9,7 +9,7 @@ import Testing
 
     func runningHost(supportsChannels: Bool = true) -> InMemoryActivityHost {
         let host = InMemoryActivityHost(
-            clock: clock.phoneClock, behaviour: .init(supportsChannels: supportsChannels))
+            clock: clock.wallClock, behaviour: .init(supportsChannels: supportsChannels))
         host.appLaunched(inForeground: true)
         host.observeActivityUpdates()
         return host

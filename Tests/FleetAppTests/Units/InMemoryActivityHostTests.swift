@@ -8,7 +8,7 @@ import Testing
     let clock = VirtualClock(now: 1_000)
 
     func runningHost(_ behaviour: InMemoryActivityHost.Behaviour = .init()) -> InMemoryActivityHost {
-        let host = InMemoryActivityHost(clock: clock.phoneClock, behaviour: behaviour)
+        let host = InMemoryActivityHost(clock: clock.wallClock, behaviour: behaviour)
         host.appLaunched(inForeground: true)
         host.observeActivityUpdates()
         return host

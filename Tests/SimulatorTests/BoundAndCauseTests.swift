@@ -1,0 +1,70 @@
+import ControlPlane
+import FleetCore
+import Testing
+
+@testable import Simulator
+
+/// The oracle bound, the wrong seconds by cause, and the needs-you timing rule (issue 11, Must-show).
+@Suite struct BoundAndCauseTests {
+    /// A locked phone offline for ten minutes while its session changes: no product can show that change.
+    private static let outage = Scenario("outage", "a locked phone offline for ten minutes", duration: 1500) { sim in
+        sim.addServer("pro")
+        let phone = sim.addPhone("iphone", device: "iphone-1")
+        sim.at(1) { phone.open($0) }
+        sim.at(10) { $0.begin("s1", "Fix the build") }
+        sim.at(60) { phone.leave($0) }
+        sim.at(300) { phone.setOnline(false, $0) }
+        sim.at(400) { $0.ask("s1") }
+        sim.at(900) { phone.setOnline(true, $0) }
+    }
+
+    @Test("The oracle is wrong exactly while the phone is offline and the truth moved; every wrong second has a cause")
+    func oracleAndCauses() {
+        let result = SimulationReport.run([Self.outage], seed: 1, ios: .ios18).scenarios[0]
+        let bound = result.details.bound
+        // From the change (400 s) to the reconnect (900 s): 500 of 1500 s.
+        #expect(abs(bound.oracleCorrectFraction - 1000.0 / 1500) < 0.001)
+        // The oracle's card turns stale LFG_STALE_AFTER_S after the connection dropped (300 s + S).
+        let lyingUntil = min(300 + CardPolicy.defaultStaleAfterSeconds, 900)
+        #expect(abs(bound.oracleHonestFraction - (1 - (lyingUntil - 400) / 1500)) < 0.001)
+        #expect(result.metrics.correctFraction <= bound.oracleCorrectFraction + 0.001)
+        #expect((bound.incorrectByCause["phone-offline"] ?? 0) >= 499)
+        let wrong = (1 - result.metrics.correctFraction) * result.metrics.simulatedSeconds
+        let attributed = bound.incorrectByCause.values.reduce(0, +)
+        #expect(abs(wrong - attributed) < 0.01)
+    }
+
+    @Test("The JSON carries the bound and the causes after the contract's keys")
+    func jsonExtension() {
+        let json = SimulationReport.run([Self.outage], seed: 1).json
+        #expect(json.contains("\"oracleCorrectFraction\":"))
+        #expect(json.contains("\"oracleHonestFraction\":"))
+        #expect(json.contains("\"incorrectSecondsByCause\":{\"phone-offline\":"))
+        #expect(json.contains("\"dishonestSecondsByCause\":{"))
+    }
+
+    @Test("A needs-you transition the card already shows is on time; one nothing shows is late until pushed")
+    func needsYouAlreadyShown() {
+        func card(_ state: RowState) -> ContentState {
+            ContentState(
+                working: state == .working ? 1 : 0, needsInput: state == .needsInput ? 1 : 0,
+                rows: [Row(sid: "flappy", title: "t", state: state, since: 0)])
+        }
+        func reduction(_ state: RowState) -> FleetReduction {
+            FleetReduction(contentState: card(state), since: [:], activeTotal: 1, isTrustworthy: true)
+        }
+        var recorder = TimelinessRecorder()
+        // The working flap was held (routine), so the card still shows needs-input when it asks again.
+        recorder.truthChanged(
+            phone: 0, from: reduction(.working), to: reduction(.needsInput), shown: [card(.needsInput)], at: 10)
+        recorder.truthChanged(phone: 0, from: reduction(.needsInput), to: reduction(.working), shown: [], at: 14)
+        var figures = recorder.finish(at: 20)
+        #expect(figures.needsYouTransitions == 1 && figures.needsYouLate == 0)
+        // A card showing working: the transition waits for the wire, and 3 s later is late.
+        recorder.truthChanged(
+            phone: 0, from: reduction(.working), to: reduction(.needsInput), shown: [card(.working)], at: 20)
+        recorder.pushSent(phone: 0, content: card(.needsInput), priority: 10, at: 23)
+        figures = recorder.finish(at: 30)
+        #expect(figures.needsYouTransitions == 2 && figures.needsYouLate == 1)
+    }
+}
