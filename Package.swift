@@ -120,6 +120,7 @@ let package = Package(
             dependencies: [
                 "FleetApp", "FleetAppTesting", "FleetCore", "HTTPTypes", "ControlPlane", "ControlPlaneTesting", "APNs",
                 "Sealing",
+                "HTTPServer", "HTTPClient", "AsyncTesting",  // the live connection against a real server on loopback
             ],
             swiftSettings: strict),
         .testTarget(name: "SimulatorTests", dependencies: ["Simulator"], swiftSettings: strict),

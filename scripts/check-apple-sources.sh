@@ -15,7 +15,7 @@ work=.build/apple-typecheck
 rm -rf "$work/modules" && mkdir -p "$work/modules" "$work/cache"
 flags=(-swift-version 6 -enable-upcoming-feature ExistentialAny -parse-as-library -warnings-as-errors
        -module-cache-path "$work/cache" -I "$work/modules" -I AppleStandIn/Interfaces -I "$bin/Modules")
-apple='^\s*(import|#if canImport\()\s*\(?(ActivityKit|WidgetKit|SwiftUI|UIKit|UserNotifications|AppIntents|VisionKit|Vision|CryptoKit)\b'
+apple='^\s*(import|#if canImport\()\s*\(?(ActivityKit|WidgetKit|SwiftUI|UIKit|UserNotifications|AppIntents|VisionKit|Vision|Security|CryptoKit)\b'
 
 fail() { echo "check-apple-sources: $*" >&2; exit 1; }
 swift_files() { find "$@" -name '*.swift' | sort; }
@@ -37,13 +37,13 @@ done
 app_groups=(
   "LFG:App/LFG App/Shared"
   "LFGWidgets:App/Widgets App/Shared"
-  "LFGNotificationService:App/NotificationService"
+  "LFGNotificationService:App/NotificationService App/Shared/AppGroup.swift"
 )
 covered=""
 for group in "${app_groups[@]}"; do
   name=${group%%:*}
   dirs=()
-  for dir in ${group#*:}; do [ -d "$dir" ] && dirs+=("$dir"); done
+  for dir in ${group#*:}; do [ -e "$dir" ] && dirs+=("$dir"); done
   [ ${#dirs[@]} -eq 0 ] && continue
   files=$(swift_files "${dirs[@]}")
   [ -z "$files" ] && continue

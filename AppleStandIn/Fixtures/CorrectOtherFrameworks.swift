@@ -29,3 +29,17 @@ struct FixtureButtons: View {
         Button(intent: FixtureIntent()) { Text("Allow") }
     }
 }
+
+import Foundation
+import Security
+
+func fixtureKeychainRead(account: String) -> Data? {
+    let query: [CFString: Any] = [
+        kSecClass: kSecClassGenericPassword, kSecAttrAccount: account, kSecReturnData: true, kSecMatchLimit: kSecMatchLimitOne,
+    ]
+    var result: CFTypeRef?
+    guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess else { return nil }
+    return result as? Data
+}
+
+@MainActor func fixtureDeviceName() -> String { UIDevice.current.name }

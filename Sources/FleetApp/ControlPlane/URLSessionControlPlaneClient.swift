@@ -29,11 +29,8 @@ public final class URLSessionControlPlaneClient: ControlPlaneClient {
     }
 
     func makeRequest(_ call: ControlPlaneCall, on server: ServerProfile) throws(ControlPlaneError) -> URLRequest {
-        let base = server.baseURL.hasSuffix("/") ? String(server.baseURL.dropLast()) : server.baseURL
-        guard let url = URL(string: base + call.path), url.scheme != nil else { throw .badServerURL(server.baseURL) }
-        var request = URLRequest(url: url)
+        var request = try server.request(path: call.path)
         request.httpMethod = call.method
-        request.setValue("Bearer \(server.bearerToken)", forHTTPHeaderField: "Authorization")
         do {
             if let body = try call.encodedBody() {
                 request.httpBody = body

@@ -17,6 +17,11 @@ public final class FleetAppDriver {
     var callTasks: [CallID: Task<Void, Never>] = [:]
     var timerTask: Task<Void, Never>?
     var timerDue: UnixTime?
+    /// Called after every change the driver carries out (the app's view model re-reads the engine then).
+    public var onChange: (() -> Void)?
+    /// Called with each call's outcome (nil: it succeeded) once the engine has taken it: the live
+    /// connection learns from it whether fetches get through.
+    public var onCallAnswered: ((ControlPlaneCall, ControlPlaneError?) -> Void)?
 
     public init(
         configuration: AppConfiguration, host: any ActivityHost, client: any ControlPlaneClient,
@@ -76,6 +81,7 @@ public final class FleetAppDriver {
         body(engine)
         for sent in outbox.takeQueued() { start(sent) }
         scheduleTimer()
+        onChange?()
     }
 
     func start(_ sent: InMemoryControlPlaneOutbox.Sent) {
@@ -91,6 +97,9 @@ public final class FleetAppDriver {
             guard let self, !Task.isCancelled else { return }
             self.callTasks[sent.id] = nil
             self.drive { $0.callAnswered(sent.id, result) }
+            if case .failure(let error) = result { self.onCallAnswered?(sent.call, error) } else {
+                self.onCallAnswered?(sent.call, nil)
+            }
         }
     }
 
