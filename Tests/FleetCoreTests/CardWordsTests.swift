@@ -63,6 +63,17 @@ struct CardWordsTests {
         #expect(!renamed.isSame(as: Self.worded, words: .shown))
     }
 
+    @Test("The app puts words back on a push: titles by sid, the push's counts, phases and times kept")
+    func wordsPutBack() {
+        var pushed = Self.worded.wordless
+        pushed.working = 5
+        pushed.rows.append(Row(sid: "new", title: "", state: .working, since: 30))
+        let restored = pushed.withWords(from: Self.worded)
+        #expect(restored.rows.map(\.title) == ["Fix the login bug", "~/src/api", ""])
+        #expect(restored.working == 5 && restored.rows.map(\.since) == pushed.rows.map(\.since))
+        #expect(restored.isSame(as: pushed, words: .withheld))
+    }
+
     @Test("A card with no known content is never the same")
     func unknownIsNeverSame() {
         #expect(!Optional<ContentState>.none.isSame(as: Self.worded.wordless, words: .withheld))

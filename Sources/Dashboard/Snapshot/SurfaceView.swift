@@ -25,6 +25,8 @@ public struct SurfaceView: Encodable, Sendable, Equatable {
     public var rows: [RowView]
     /// "2 More", or nil.
     public var overflowText: String?
+    /// What the surface draws instead of blank rows for a privacy push (no titles), or nil.
+    public var wordless: WordlessCard?
 
     /// The view of `layout` at `now`.
     public init(_ layout: SurfaceLayout, now: UnixTime) {
@@ -42,5 +44,6 @@ public struct SurfaceView: Encodable, Sendable, Equatable {
                 elapsed: ElapsedLabel.text(since: row.since, now: now), line: layout.line(for: row, now: now))
         }
         overflowText = layout.overflowText
+        wordless = layout.wordless
     }
 }

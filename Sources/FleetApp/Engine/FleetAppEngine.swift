@@ -130,6 +130,8 @@ public final class FleetAppEngine {
             manage(.pushTokenIssued(id, token))
         case .activityStateChanged(let id, let state, let content):
             manage(.activityStateChanged(id, state, content: content, fleet: host.fleetActivities))
+        case .contentChanged(let id, _):
+            restoreWords(on: id)
         }
     }
 
@@ -234,6 +236,15 @@ public final class FleetAppEngine {
                 reportEnded()
             }
         }
+    }
+
+    /// Privacy mode (contract 8.3): a wordless push just wrote card `id`; put the words back, keeping the push's
+    /// counts, phases and stale date (``FleetActivityController/restoringWords(to:model:now:guards:)``).
+    func restoreWords(on id: ActivityID) {
+        guard let card = host.fleetActivities.first(where: { $0.id == id && $0.state == .active }),
+            let restored = controller.restoringWords(to: card, model: model, now: clock.now, guards: guards)
+        else { return }
+        host.update(id, to: restored, staleDate: card.staleDate)
     }
 
     func manage(_ event: LiveActivityManager.Event) {

@@ -44,6 +44,19 @@ extension ContentState {
         }
     }
 
+    /// This state with the words of `worded` put back: each wordless row takes the title of `worded`'s row
+    /// with the same sid (a row `worded` lacks stays wordless). Counts, phases, ids and times stay this state's:
+    /// the app puts words on what the server pushed, it never overrules the push.
+    public func withWords(from worded: ContentState) -> ContentState {
+        var state = self
+        var titles: [SessionID: String] = [:]
+        for row in worded.rows where titles[row.sid] == nil { titles[row.sid] = row.title }
+        for index in state.rows.indices where state.rows[index].isWordless {
+            state.rows[index].title = titles[state.rows[index].sid] ?? ""
+        }
+        return state
+    }
+
     /// "The same" between the two writers of a privacy device's card.
     ///
     /// The server pushes wordless states; the app, while alive, writes the same state with its words. A card
