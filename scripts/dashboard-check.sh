@@ -38,6 +38,7 @@ if start_server --demo; then
   echo "dashboard-check: lfg serve --demo is up on $base"
   wait_for_card=90
   settle=20  # about 20 s into the demo's cycle: five sessions, two asking, a card adopted and updated
+  answer_required=
 else
   # No demo mode: a real server pushing to the local APNs stand-in with a throwaway key, fed over the API.
   echo "dashboard-check: no demo mode ($(tail -n 1 "$home/serve.log")); using lfg apns-mock and curl"
@@ -54,7 +55,7 @@ else
   api -X PUT "$base/api/hosts/pi" -d '{"ttlSeconds": 1}'
   session() { api -X PUT "$base/api/sessions/$1" -d "$2"; }
   session q1 '{"title": "Which database should the cache use?", "host": "studio", "cwd": "/src/lfg", "prompt": {"kind": "question", "text": "Postgres or SQLite?"}}'
-  session q2 '{"title": "Allow rm -rf build/?", "host": "studio", "cwd": "/src/lfg", "prompt": {"kind": "permission", "text": "rm -rf build/"}}'
+  session q2 '{"title": "Allow rm -rf build/?", "host": "studio", "cwd": "/src/lfg", "prompt": {"id": "check-q2", "kind": "permission", "text": "rm -rf build/"}}'
   session w1 '{"title": "Read SessionListView.swift", "host": "studio", "cwd": "/src/lfg/ios", "busy": true, "step": "Read"}'
   session w2 '{"title": "Port the watcher to Swift", "host": "studio", "cwd": "/src/lfg", "busy": true, "step": "Edit"}'
   session w3 '{"title": "Write the release notes", "host": "studio", "cwd": "/src/notes", "busy": true}'
@@ -70,9 +71,10 @@ else
   session w3 '{"title": "Write the release notes", "host": "studio", "cwd": "/src/notes", "busy": false}'
   wait_for_card=30
   settle=0
+  answer_required=--answer-required
 fi
 
 login_url=$(grep -Eo 'http://[^ ]*/login\?code=[0-9a-zA-Z]+' "$home/serve.log" | head -n 1 || true)
 login_url=${login_url/http:\/\/[^\/]*\//$base/}
 python3 scripts/dashboard_check.py "$base" "$token" "$screenshot" --wait-for-card "$wait_for_card" --settle "$settle" \
-  ${login_url:+--login-url "$login_url"}
+  ${answer_required:+"$answer_required"} ${login_url:+--login-url "$login_url"}

@@ -7,7 +7,7 @@ Talks to Chromium over --remote-debugging-pipe (the DevTools protocol as NUL-ter
 
 Usage: dashboard_check.py BASE_URL TOKEN SCREENSHOT [--login-url URL] [--wait-for-card SECONDS] [--settle SECONDS]
 """
-import argparse, base64, json, os, shutil, subprocess, sys, tempfile, time, urllib.request
+import argparse, base64, json, os, shutil, subprocess, sys, tempfile, time, urllib.parse, urllib.request
 
 DRAWN_CARDS = r"""
 JSON.stringify([...document.querySelectorAll("section.device")].map((device) => {
@@ -22,6 +22,8 @@ JSON.stringify([...document.querySelectorAll("section.device")].map((device) => 
     rows: lock ? [...lock.querySelectorAll(".row")].map((row) => `${row.dataset.sid}:${row.dataset.state}`) : [],
     overflow: lock && lock.querySelector(".overflow") ? lock.querySelector(".overflow").textContent.trim() : "",
     compactTotal: compact ? number(compact.querySelector(".total-small")) : null,
+    question: Boolean(lock && lock.querySelector(".card-question-line")),
+    questionButtons: lock ? [...lock.querySelectorAll(".card-button")].map((b) => b.textContent.trim()) : [],
   };
 }))
 """
@@ -105,11 +107,16 @@ def expected_cards(state):
             cards[device["deviceId"]] = {"hasCard": False}
             continue
         rows = [f"{row['sid']}:{row['state']}" for row in content.get("rows", [])]
-        more = content.get("more", 0) + max(0, len(rows) - 3)
+        # A question takes its line's room (and its buttons' on the Lock Screen) from the three rows.
+        question = content.get("question")
+        buttons = (question or {}).get("buttons", [])
+        budget = 3 - ((2 if buttons else 1) if question else 0)
+        more = content.get("more", 0) + max(0, len(rows) - budget)
         cards[device["deviceId"]] = {
             "hasCard": True, "working": content.get("working", 0), "needsInput": content.get("needsInput", 0),
-            "rows": rows[:3], "overflow": f"{more} More" if more > 0 else "",
+            "rows": rows[:budget], "overflow": f"{more} More" if more > 0 else "",
             "compactTotal": content.get("working", 0) + content.get("needsInput", 0),
+            "question": question is not None, "questionButtons": buttons,
         }
     return cards
 
@@ -122,6 +129,55 @@ def drawn_cards(page):
     return cards
 
 
+ANSWER_FIRST_QUESTION = r"""
+(() => {
+  const question = document.querySelector(".question");
+  if (!question) return "";
+  const input = question.querySelector("input.answer-text");
+  if (input) input.value = "Answered from the dashboard check";
+  question.querySelector("button.answer").click();
+  return question.dataset.questionId;
+})()
+"""
+
+
+def get_question(base, token, question_id):
+    request = urllib.request.Request(base + "/api/questions/" + urllib.parse.quote(question_id, safe=""),
+                                     headers={"Authorization": "Bearer " + token})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.load(response)
+
+
+def answer_from_page(browser, base, token, required):
+    """Clicks the first pending question's first answer in the page (cookie session + CSRF header, as a
+    person would) and checks the server took it from the device `dashboard`, or says who was first."""
+    browser.evaluate("refresh()", await_promise=True)
+    question_id = browser.evaluate(ANSWER_FIRST_QUESTION)
+    if not question_id:
+        if required:
+            sys.exit("dashboard-check: the page lists no pending question to answer")
+        return "no question was pending to answer"
+    status_js = ("(document.querySelector(`.question[data-question-id=\"%s\"] .question-status`) || {}).textContent || ''"
+                 % question_id.replace('"', '\\"'))
+    deadline = time.time() + 10
+    status = ""
+    while time.time() < deadline:
+        status = browser.evaluate(status_js)
+        if status and status != "Sending…":
+            break
+        time.sleep(0.1)
+    question = get_question(base, token, question_id)
+    if question["state"] == "pending":
+        sys.exit(f"dashboard-check: the page's answer to {question_id} did not land (status: {status!r})")
+    if question.get("answeredBy") == "dashboard":
+        if not status.startswith("Answered"):
+            sys.exit(f"dashboard-check: {question_id} was answered but the page said {status!r}")
+        return f"question {question_id} answered from the page as device dashboard ({question['answer']})"
+    if not status.startswith("Already"):
+        sys.exit(f"dashboard-check: {question_id} was settled elsewhere but the page said {status!r}")
+    return f"question {question_id} was settled elsewhere first; the page said so"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("base")
@@ -130,6 +186,7 @@ def main():
     parser.add_argument("--login-url")
     parser.add_argument("--wait-for-card", type=float, default=60)
     parser.add_argument("--settle", type=float, default=0, help="seconds to let the demo play before comparing")
+    parser.add_argument("--answer-required", action="store_true", help="fail when no question is pending to answer")
     args = parser.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if not chromium:
@@ -191,8 +248,9 @@ def main():
             with open(args.screenshot, "wb") as out:
                 out.write(base64.b64decode(image))
             cards = sum(1 for card in drawn.values() if card["hasCard"])
+            answered = answer_from_page(browser, args.base, args.token, args.answer_required)
             print(f"dashboard-check: OK: {len(drawn)} devices, {cards} cards drawn, every count and row equals "
-                  f"/api/push/live-activity/state; screenshot {args.screenshot}")
+                  f"/api/push/live-activity/state; {answered}; screenshot {args.screenshot}")
         finally:
             browser.close()
 

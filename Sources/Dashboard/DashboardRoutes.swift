@@ -8,9 +8,13 @@ public protocol DashboardSource: Sendable {
     func liveActivityState() async -> LiveActivityState
     func sessions() async -> [SessionListing]
     func tokenListings() async -> [TokenListing]
+    /// The questions still pending.
+    func pendingQuestions() async -> [Question]
 }
 
-extension ControlPlaneService: DashboardSource {}
+extension ControlPlaneService: DashboardSource {
+    public func pendingQuestions() async -> [Question] { questionList(state: .pending) }
+}
 
 /// The dashboard's routes: the page at `/` (with `/dashboard.css` and `/dashboard.js`) and the
 /// server-computed `/dashboard/snapshot`. Plug it into `APIRouter(dashboard:)`, which checks auth first;
@@ -53,7 +57,9 @@ public struct DashboardRoutes: HTTPHandler {
         async let state = source.liveActivityState()
         async let sessions = source.sessions()
         async let tokens = source.tokenListings()
-        return DashboardSnapshot(state: await state, sessions: await sessions, tokens: await tokens, now: now())
+        async let questions = source.pendingQuestions()
+        return DashboardSnapshot(
+            state: await state, sessions: await sessions, tokens: await tokens, questions: await questions, now: now())
     }
 
     /// No caching, no third-party anything: the page loads only from this server.

@@ -18,6 +18,8 @@ public final class SimulatedPhone {
     public let host: InMemoryActivityHost
     /// Calls the app made, waiting for the simulator to deliver and answer them.
     public let outbox = InMemoryControlPlaneOutbox()
+    /// The notification center: question alerts on the lock screen, the app's notices.
+    public let alerts = InMemoryAlertCenter()
     /// What survives a relaunch (the device id and the sent-token cache).
     public let storage: any KeyValueStorage
     public let configuration: AppConfiguration
@@ -52,7 +54,7 @@ public final class SimulatedPhone {
         host.appLaunched(inForeground: inForeground)
         isSuspended = false
         let engine = FleetAppEngine(
-            configuration: configuration, host: host, outbox: outbox, storage: storage, clock: clock, guards: guards,
+            configuration: configuration, host: host, alerts: alerts, outbox: outbox, storage: storage, clock: clock, guards: guards,
             firstCallID: lastCallID + 1)
         app = engine
         engine.launch(cachedSessions: cachedSessions, hiddenDirs: hiddenDirs, inForeground: inForeground)

@@ -8,10 +8,12 @@ struct FixedSource: DashboardSource {
     var state: LiveActivityState
     var sessionList: [SessionListing] = []
     var tokens: [TokenListing] = []
+    var questions: [Question] = []
 
     func liveActivityState() async -> LiveActivityState { state }
     func sessions() async -> [SessionListing] { sessionList }
     func tokenListings() async -> [TokenListing] { tokens }
+    func pendingQuestions() async -> [Question] { questions }
 
     static let now: UnixTime = 1_764_400_000
 

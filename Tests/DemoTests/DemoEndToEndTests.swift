@@ -51,6 +51,8 @@ import Testing
             let second = Double(tenth) / 10
             await world.advance(to: Self.start + second)
             await service.tick()
+            // The serve loop sends question pushes as they are queued; here the test does.
+            await service.sendQuestionPushes()
             await world.advance(to: Self.start + second)
             // Quiet moments: the app-made card, pushed to five sessions with two asking; the push-started card.
             let asking: [Double: Int] = [20: 2, 56: 1]
@@ -69,7 +71,9 @@ import Testing
                 visible.content.isSame(as: card, words: .withheld),
                 "at \(second) s the phone shows \(visible.content), the server \(card)")
             #expect(card.needsInput == needsInput)
-            #expect(card.more == (second == 20 ? 2 : 0))
+            // Beside the oldest question (the deploy permission, with Allow / Deny) the card keeps two rows.
+            #expect(card.more == (second == 20 ? 3 : 0))
+            #expect(card.question?.sid == (second == 20 ? "deploy-1" : "toolchain-1"))
             comparedAt.append(second)
         }
         #expect(comparedAt == [20, 56])
@@ -81,6 +85,26 @@ import Testing
         #expect(demo.standIn.state.isCheckingLeaks)
         #expect(demo.standIn.state.leakChecked >= events.count)
         #expect(demo.standIn.state.leaks == [])
+        try await expectQuestionsPlayedOut(demo, api: api, world: world)
+    }
+
+    /// Issue 14.6: each question alerted the phone; two were answered from its alerts (the agents released),
+    /// one at the terminal; every alert was withdrawn by a background push.
+    func expectQuestionsPlayedOut(_ demo: DemoParts, api: LoopbackHTTPHandler, world: DemoWorld) async throws {
+        let records = demo.standIn.state.records
+        let alerts = records.filter { $0.pushType == "alert" }
+        #expect(alerts.map { $0.headers["apns-collapse-id"] } == ["deploy-ask-1", "cache-ask-1", "toolchain-ask-1"])
+        #expect(alerts.allSatisfy { $0.token == DemoWorld.alertToken.hex })
+        let withdrawals = records.filter { $0.pushType == "background" }
+        #expect(Set(withdrawals.compactMap { $0.headers["apns-collapse-id"] }) == ["deploy-ask-1", "cache-ask-1", "toolchain-ask-1"])
+        for (id, answer, by) in [("deploy-ask-1", "Allow", "demo-iphone"), ("cache-ask-1", "SQLite", "demo-iphone")] {
+            let reply = await api.respond(to: HTTPRequest(
+                method: "GET", path: "/api/questions/\(id)", headers: ["Authorization": "Bearer \(demo.bearerToken)"]))
+            let question = try JSONDecoder().decode(Question.self, from: try #require(reply.bodyData))
+            #expect(question.state == .answered && question.answer == answer && question.answeredBy == by)
+        }
+        #expect(world.phone.alerts.delivered.isEmpty, "every alert was withdrawn")
+        #expect(world.phone.alerts.notices.isEmpty)
     }
 
     func liveActivityState(_ api: LoopbackHTTPHandler, token: String) async throws -> StateReply {

@@ -13,10 +13,17 @@ import Testing
         let starts = actions.filter { if case .startSession = $0 { true } else { false } }
         let asks = actions.filter { if case .ask = $0 { true } else { false } }
         let answers = actions.filter { if case .answer = $0 { true } else { false } }
+        let phoneAnswers = actions.filter { if case .answerFromPhone = $0 { true } else { false } }
         let finishes = actions.filter { if case .finish = $0 { true } else { false } }
         #expect(starts.map(\.sid) == ["watcher-1", "tests-1", "deploy-1", "readme-1", "cache-1", "toolchain-1"])
         #expect(asks.map(\.sid) == ["deploy-1", "cache-1", "toolchain-1"])
-        #expect(answers.map(\.sid) == ["deploy-1", "cache-1", "toolchain-1"])
+        #expect(phoneAnswers == [.answerFromPhone("deploy-1", "Allow"), .answerFromPhone("cache-1", "SQLite")])
+        #expect(answers.map(\.sid) == ["toolchain-1"])
+        // Every ask carries a question id, fresh each cycle.
+        let ids = (asks + schedule.steps(after: 119, through: 180).map(\.action)).compactMap { action -> String? in
+            if case .ask(_, let prompt) = action { prompt.id } else { nil }
+        }
+        #expect(ids == ["deploy-ask-1", "cache-ask-1", "toolchain-ask-1", "deploy-ask-2", "cache-ask-2", "toolchain-ask-2"])
         #expect(finishes.map(\.sid) == ["watcher-1", "tests-1", "readme-1", "deploy-1", "cache-1"])
         #expect(actions.first == .openApp)
         #expect(actions.contains(.leaveApp))

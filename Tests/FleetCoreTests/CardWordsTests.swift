@@ -74,6 +74,17 @@ struct CardWordsTests {
         #expect(restored.isSame(as: pushed, words: .withheld))
     }
 
+    @Test("The card's question loses its words (ids, kind and fixed buttons stay) and gets them back by id")
+    func questionWords() {
+        var worded = Self.worded
+        worded.question = CardQuestion(id: "q1", sid: "a", kind: .confirm, text: "Drop the table?", buttons: ["Allow", "Deny"])
+        let pushed = worded.wordless
+        #expect(pushed.question == CardQuestion(id: "q1", sid: "a", kind: .confirm, text: "", buttons: ["Allow", "Deny"]))
+        #expect(pushed.isWordless && !worded.isWordless)
+        #expect(pushed.isSame(as: worded, words: .withheld))
+        #expect(pushed.withWords(from: worded) == worded)
+    }
+
     @Test("A card with no known content is never the same")
     func unknownIsNeverSame() {
         #expect(!Optional<ContentState>.none.isSame(as: Self.worded.wordless, words: .withheld))

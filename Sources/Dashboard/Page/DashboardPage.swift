@@ -26,6 +26,10 @@ enum DashboardPage {
             <div class="block-head"><h2>Phones</h2><p>Each phone's fleet card as the server last sent it, on the four surfaces.</p></div>
             <div id="devices" class="devices"><p class="empty">Loading…</p></div>
           </section>
+          <section class="block">
+            <div class="block-head"><h2>Questions</h2><p id="questions-summary"></p></div>
+            <div id="questions" class="questions"></div>
+          </section>
           <div class="columns">
             <section class="block">
               <div class="block-head"><h2>Sessions</h2><p id="sessions-summary"></p></div>

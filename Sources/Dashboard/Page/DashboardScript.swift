@@ -4,6 +4,7 @@
 /// only from the generated `EVENT` constant (`DashboardEvents`).
 enum DashboardScript {
     static let javaScript = "\"use strict\";\n" + DashboardEvents.javaScript + handWritten
+        + DashboardQuestionsScript.javaScript
 
     static let handWritten = #"""
         const $ = (selector) => document.querySelector(selector);
@@ -75,6 +76,7 @@ enum DashboardScript {
             : [el("p", { class: "empty" }, "No phone has registered yet. Devices appear when the app reports a token.")]));
           renderSessions(snapshot.sessions);
           renderTokens(snapshot.tokens);
+          renderQuestions(snapshot.questions || []);
         }
 
         function renderDevice(device) {
@@ -108,11 +110,12 @@ enum DashboardScript {
           const compact = surfaceOf(content, "islandCompact");
           return el("section", attrs, head, uncertain,
             el("div", { class: "surfaces", style },
-              column("Lock Screen", el("div", { class: "lock", "data-surface": "lockScreen" }, cardHead(lock), rows(lock), overflow(lock))),
+              column("Lock Screen", el("div", { class: "lock", "data-surface": "lockScreen", "data-opens": lock.opensSession },
+                cardHead(lock), questionOnCard(lock), rows(lock), overflow(lock))),
               column("Dynamic Island · expanded", el("div", { class: "island-expanded", "data-surface": "islandExpanded" },
                 el("div", { class: "card-head" }, el("span", { class: "total" }, lock.activeTotal, el("small", {}, "Active")),
                   counts(expanded), el("span", { class: "dot" })),
-                rows(expanded), overflow(expanded))),
+                questionOnCard(expanded), rows(expanded), overflow(expanded))),
               column("Compact · Minimal", el("div", { class: "islands-small" },
                 el("div", { class: "island-compact", "data-surface": "islandCompact" }, el("span", { class: "dot" }),
                   el("span", { class: "total-small" }, compact.activeTotal)),
@@ -213,6 +216,7 @@ enum DashboardScript {
           events.onerror = () => { live.classList.remove("on"); live.lastChild.textContent = "reconnecting"; };
           events.addEventListener("log", (event) => { addLine(JSON.parse(event.data), true); refreshSoon(); });
           events.addEventListener("session", refreshSoon);
+          events.addEventListener("question", refreshSoon);
         }
 
         function tickClock() { $("#clock").textContent = new Date().toLocaleTimeString([], { hour12: false }); }

@@ -2,7 +2,7 @@
 /// the Dynamic Island (sizes follow the iOS layouts: ~160 pt card, 37 pt compact island).
 enum DashboardStyle {
     /// The hand-written rules, then one badge rule per decision-log event (generated from the schema).
-    static let css = handWritten + DashboardEvents.css
+    static let css = handWritten + DashboardEvents.css + DashboardQuestionsScript.css
 
     static let handWritten = #"""
         :root { --bg:#0a0a0d; --panel:#131318; --panel-2:#1a1a21; --line:#25252e; --text:#ececf1; --muted:#8b8b98;

@@ -4,7 +4,8 @@ import FleetCore
 extension DashboardSnapshot {
     /// The snapshot of the control plane's answers at `now` (Unix seconds).
     public init(
-        state: LiveActivityState, sessions: [SessionListing], tokens: [TokenListing], now: UnixTime
+        state: LiveActivityState, sessions: [SessionListing], tokens: [TokenListing], questions: [Question] = [],
+        now: UnixTime
     ) {
         generatedAt = now
         watcher = WatcherStatus(
@@ -35,6 +36,9 @@ extension DashboardSnapshot {
                 token: TokenHex.short(token.token), registeredAt: token.registeredAt,
                 ageLabel: ElapsedLabel.text(since: token.registeredAt, now: now))
         }
+        let titles = Dictionary(sessions.map { ($0.sid, $0.report.title) }, uniquingKeysWith: { first, _ in first })
+        self.questions = questions.filter { $0.state == .pending }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+            .map { QuestionLine($0, title: titles[$0.sid] ?? "", now: now) }
         let sinces = devices.flatMap { $0.card?.content?.surfaces.first?.rows.map(\.since) ?? [] }
             + tokens.map(\.registeredAt) + state.devices.compactMap { $0.card?.startedAt }
         let nextChange = sinces.map { ElapsedLabel.secondsUntilNextChange(since: $0, now: now) }.min() ?? 60

@@ -10,6 +10,8 @@ public struct DashboardSnapshot: Encodable, Sendable, Equatable {
     public var devices: [DeviceCard]
     public var sessions: [SessionLine]
     public var tokens: [TokenLine]
+    /// Pending questions, oldest first: the dashboard can answer them.
+    public var questions: [QuestionLine]
     /// Seconds until the next elapsed label changes: when the page should ask again (1 to 60).
     public var refreshAfterSeconds: Double
 

@@ -27,6 +27,12 @@ public struct SurfaceView: Encodable, Sendable, Equatable {
     public var overflowText: String?
     /// What the surface draws instead of blank rows for a privacy push (no titles), or nil.
     public var wordless: WordlessCard?
+    /// The question's line where the surface shows one (its words, or what kind of answer a wordless one needs).
+    public var questionLine: String?
+    /// The buttons the Lock Screen draws under it (a confirm question's two answers).
+    public var questionButtons: [String]
+    /// The session a tap opens.
+    public var opensSession: String?
 
     /// The view of `layout` at `now`.
     public init(_ layout: SurfaceLayout, now: UnixTime) {
@@ -45,5 +51,8 @@ public struct SurfaceView: Encodable, Sendable, Equatable {
         }
         overflowText = layout.overflowText
         wordless = layout.wordless
+        questionLine = layout.questionLine
+        questionButtons = layout.showsQuestionButtons ? layout.question?.buttons ?? [] : []
+        opensSession = layout.opensSession?.rawValue
     }
 }

@@ -16,8 +16,11 @@ public enum DemoAction: Hashable, Sendable {
     case startSession(SessionID, title: String, host: HostID, cwd: String)
     /// The session asks the person something (`PATCH` a prompt in).
     case ask(SessionID, Prompt)
-    /// The person answers (`PATCH` the prompt out).
+    /// The person answers at the terminal (`PATCH` the prompt out).
     case answer(SessionID)
+    /// The person answers the session's question alert on the phone, tapping the button for `answer`; the
+    /// waiting agent is released once the server has the answer.
+    case answerFromPhone(SessionID, String)
     /// The turn ends: the session goes idle with an unread reply.
     case finish(SessionID)
     /// The session is archived and leaves every list.
@@ -26,7 +29,8 @@ public enum DemoAction: Hashable, Sendable {
     /// The session this action is about, if any.
     public var sid: SessionID? {
         switch self {
-        case .startSession(let sid, _, _, _), .ask(let sid, _), .answer(let sid), .finish(let sid), .archive(let sid):
+        case .startSession(let sid, _, _, _), .ask(let sid, _), .answer(let sid), .answerFromPhone(let sid, _),
+            .finish(let sid), .archive(let sid):
             sid
         case .openApp, .leaveApp, .heartbeat, .hostGoesDown, .hostComesBack:
             nil
@@ -38,12 +42,23 @@ public enum DemoAction: Hashable, Sendable {
         switch self {
         case .startSession(let sid, let title, let host, let cwd):
             .startSession(rename(sid), title: title, host: host, cwd: cwd)
-        case .ask(let sid, let prompt): .ask(rename(sid), prompt)
+        case .ask(let sid, let prompt):
+            // A question id is fresh each cycle too: an answered question never asks again.
+            .ask(rename(sid), Self.renaming(prompt, rename))
         case .answer(let sid): .answer(rename(sid))
+        case .answerFromPhone(let sid, let answer): .answerFromPhone(rename(sid), answer)
         case .finish(let sid): .finish(rename(sid))
         case .archive(let sid): .archive(rename(sid))
         case .openApp, .leaveApp, .heartbeat, .hostGoesDown, .hostComesBack: self
         }
+    }
+}
+
+extension DemoAction {
+    static func renaming(_ prompt: Prompt, _ rename: (SessionID) -> SessionID) -> Prompt {
+        var renamed = prompt
+        renamed.id = prompt.id.map { rename(SessionID($0)).rawValue }
+        return renamed
     }
 }
 

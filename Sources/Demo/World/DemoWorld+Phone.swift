@@ -59,6 +59,10 @@ extension DemoWorld {
         let records = pushes.takeAll()
         guard !records.isEmpty else { return }
         for record in records {
+            if let notification = ReceivedNotification.reading(record) {
+                if PushToken(hex: record.token) == Self.alertToken { receive(notification) }
+                continue
+            }
             guard let (token, push) = ReceivedPush.reading(record) else { continue }
             switch push {
             case .start(let content):
@@ -118,7 +122,7 @@ extension DemoWorld {
         case .finish(let sid): ("agent", "\(sid) finishes and goes idle")
         case .archive(let sid): ("agent", "\(sid) is archived")
         case .hostComesBack(let host): (host.rawValue, "is back (heartbeat)")
-        case .openApp, .leaveApp, .heartbeat, .hostGoesDown: nil
+        case .openApp, .leaveApp, .heartbeat, .hostGoesDown, .answerFromPhone: nil
         }
     }
 }

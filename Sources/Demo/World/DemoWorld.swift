@@ -37,6 +37,8 @@ public final class DemoWorld {
     /// When iOS wakes the app after a push-to-start, in a cycle where it does so late.
     var wakeAt: UnixTime?
     var lastCardSummary = DemoWorld.noCard
+    /// The agents holding for the phone's answer (their hook long-polls the question), by question.
+    var waitingAgents: [QuestionID: SessionID] = [:]
 
     /// - Parameters:
     ///   - api: the server's HTTP API (over its socket in the demo; any handler in tests).
@@ -78,6 +80,7 @@ public final class DemoWorld {
         }
         played = max(played, target)
         await runPhone(until: now)
+        await releaseAnsweredAgents()
         narrateCardChange()
         // Nobody reads the app's trace here; draining it keeps a demo left running for hours small.
         _ = phone.takeTrace()
@@ -102,6 +105,8 @@ public final class DemoWorld {
             evictAt = nil
             wakeAt = nil
             phone.launch(inForeground: true)
+            // iOS hands over the device's APNs token at every launch; question alerts go to it.
+            phone.app?.alertTokenIssued(Self.alertToken)
             say(step.at, "phone", "the app is opened (it registers its tokens)")
         case .leaveApp:
             isAppOpen = false
@@ -110,6 +115,8 @@ public final class DemoWorld {
             say(step.at, "phone", "locked: from now on only server pushes move the card")
         case .hostGoesDown(let host):
             say(step.at, host.rawValue, "drops off the network (heartbeats stop; its sessions turn unknown)")
+        case .answerFromPhone(let sid, let answer):
+            answerFromPhone(sid, answer, at: step.at)
         default:
             await report(step)
         }
@@ -126,6 +133,7 @@ public final class DemoWorld {
             narrate("demo: \(request.method) \(request.path) answered \(answer.status) \(text)")
         }
         if let line = Self.narration(of: step.action) { say(step.at, line.who, line.what) }
+        if case .ask(let sid, let prompt) = step.action, let id = prompt.id { waitingAgents[QuestionID(id)] = sid }
         // The open app hears of the change at once (its event stream), as the real one does.
         if isAppOpen, case .heartbeat = step.action {} else if isAppOpen { phone.app?.refresh() }
     }

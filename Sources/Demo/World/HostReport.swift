@@ -19,7 +19,9 @@ enum HostReport {
             ]
             (method, path, body) = ("PUT", "/api/sessions/\(sid.rawValue)", report)
         case .ask(let sid, let prompt):
-            let asked: [String: Any] = ["kind": prompt.kind.rawValue, "text": prompt.text]
+            var asked: [String: Any] = ["kind": prompt.kind.rawValue, "text": prompt.text]
+            if let id = prompt.id { asked["id"] = id }
+            if let options = prompt.options { asked["options"] = options }
             (method, path, body) = ("PATCH", "/api/sessions/\(sid.rawValue)", ["prompt": asked])
         case .answer(let sid):
             (method, path, body) = ("PATCH", "/api/sessions/\(sid.rawValue)", ["prompt": NSNull()])
@@ -27,7 +29,7 @@ enum HostReport {
             (method, path, body) = ("PATCH", "/api/sessions/\(sid.rawValue)", ["busy": false, "unread": true])
         case .archive(let sid):
             (method, path, body) = ("PATCH", "/api/sessions/\(sid.rawValue)", ["archived": true])
-        case .openApp, .leaveApp, .hostGoesDown:
+        case .openApp, .leaveApp, .hostGoesDown, .answerFromPhone:
             return nil
         }
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()

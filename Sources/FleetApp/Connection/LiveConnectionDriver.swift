@@ -75,7 +75,10 @@ public final class LiveConnectionDriver {
         case .fetchSessions: fleet.refresh()
         case .apply(.session(let session)): fleet.changeModel { $0.applyStreamed(session) }
         case .apply(.sessionRemoved(let sid)): fleet.changeModel { $0.remove(sid) }
-        case .apply(.question(let question)): onQuestion?(question)
+        case .apply(.question(let question)):
+            // A question settled elsewhere loses its delivered alert at once (the background push may be late).
+            fleet.questionStreamed(question)
+            onQuestion?(question)
         case .apply(.ignored): break
         }
     }

@@ -19,6 +19,10 @@ extension ControlPlaneCall {
 
     /// What an answer with `status` and `body` means for this call: the reply, or the error to report.
     public func reply(status: Int, body: Data) throws(ControlPlaneError) -> ControlPlaneReply {
+        // A 409 to an answer is not a failure to retry: its body is the question as it stands (who was first).
+        if case .answerQuestion = self, status == 409, let question = try? JSONDecoder().decode(Question.self, from: body) {
+            return .question(question)
+        }
         guard (200..<300).contains(status) else {
             let message = (try? JSONDecoder().decode(ErrorBody.self, from: body))?.error ?? "no error text"
             throw .rejected(status: status, message: message)
@@ -27,6 +31,7 @@ extension ControlPlaneCall {
             switch self {
             case .fetchSessions: return .sessions(try JSONDecoder().decode(SessionsReply.self, from: body))
             case .fetchDevice: return .device(try JSONDecoder().decode(DeviceChannelInfo.self, from: body))
+            case .answerQuestion: return .question(try JSONDecoder().decode(Question.self, from: body))
             default: return .accepted
             }
         } catch {

@@ -19,9 +19,17 @@ public struct DeviceRegistration: Hashable, Sendable, Codable {
     /// base64 of the app's P-256 sealing key's 65-byte point; alerts are sealed to it. Sent on every `PUT`
     /// (the `PUT` is the whole profile: one without it leaves the device with no key).
     public var sealKey: String?
+    /// The token question alerts and their withdrawals go to (`registerForRemoteNotifications`). Sent in
+    /// every PUT once known: the server replaces the whole device, so a PUT without it would forget it.
+    public var apnsToken: PushToken?
+    /// The token WidgetKit reloads go to.
+    public var widgetPushToken: PushToken?
 
     public init(env: PushEnvironment, platform: String = "ios", pushToStartToken: PushToken? = nil,
-                hiddenDirs: HiddenDirs = [], appState: AppState? = nil, liveActivityChannels: Bool? = nil) {
+                hiddenDirs: HiddenDirs = [], appState: AppState? = nil, liveActivityChannels: Bool? = nil,
+                apnsToken: PushToken? = nil, widgetPushToken: PushToken? = nil) {
+        self.apnsToken = apnsToken
+        self.widgetPushToken = widgetPushToken
         self.liveActivityChannels = liveActivityChannels
         self.env = env
         self.platform = platform
@@ -51,12 +59,14 @@ public enum ControlPlaneCall: Hashable, Sendable {
     case fetchDevice(DeviceID)
     /// `POST /api/push/live-activity/channel-card`: the app made its own card on the device's channel.
     case reportChannelCard(channelId: String, deviceID: DeviceID)
+    /// `POST /api/questions/{id}/answer` (contract 8.2): first answer wins; a 409 carries the question.
+    case answerQuestion(QuestionID, answer: String, deviceID: DeviceID)
 
     /// The HTTP method.
     public var method: String {
         switch self {
         case .putDevice: "PUT"
-        case .registerToken, .reportEnded, .reportChannelCard: "POST"
+        case .registerToken, .reportEnded, .reportChannelCard, .answerQuestion: "POST"
         case .fetchSessions, .fetchDevice: "GET"
         }
     }
@@ -71,6 +81,7 @@ public enum ControlPlaneCall: Hashable, Sendable {
         case .fetchSessions: ["api", "sessions"]
         case .fetchDevice(let deviceID): ["api", "devices", deviceID.rawValue]
         case .reportChannelCard: ["api", "push", "live-activity", "channel-card"]
+        case .answerQuestion(let id, _, _): ["api", "questions", id.rawValue, "answer"]
         }
     }
 
@@ -88,6 +99,8 @@ public enum ControlPlaneCall: Hashable, Sendable {
             if let token = registration.pushToStartToken { body["pushToStartToken"] = .string(token.hex) }
             if let appState = registration.appState { body["appState"] = .string(appState.rawValue) }
             if let channels = registration.liveActivityChannels { body["liveActivityChannels"] = .bool(channels) }
+            if let token = registration.apnsToken { body["apnsToken"] = .string(token.hex) }
+            if let token = registration.widgetPushToken { body["widgetPushToken"] = .string(token.hex) }
             return body
         case .registerToken(let registration, let env, let deviceID):
             return ["token": .string(registration.token.hex), "env": .string(env.rawValue),
@@ -96,6 +109,8 @@ public enum ControlPlaneCall: Hashable, Sendable {
             return ["env": .string(env.rawValue), "deviceId": .string(deviceID.rawValue)]
         case .reportChannelCard(let channelId, let deviceID):
             return ["channelId": .string(channelId), "deviceId": .string(deviceID.rawValue)]
+        case .answerQuestion(_, let answer, let deviceID):
+            return ["answer": .string(answer), "deviceId": .string(deviceID.rawValue)]
         case .fetchSessions, .fetchDevice:
             return nil
         }
@@ -132,6 +147,7 @@ public enum ControlPlaneCall: Hashable, Sendable {
         case .fetchSessions: "fetch-sessions"
         case .fetchDevice: "fetch-device"
         case .reportChannelCard: "report-channel-card"
+        case .answerQuestion: "answer-question"
         }
     }
 
@@ -145,6 +161,7 @@ public enum ControlPlaneCall: Hashable, Sendable {
         case .fetchSessions: "fetch sessions"
         case .fetchDevice(let deviceID): "GET device \(deviceID)"
         case .reportChannelCard(let channelId, _): "report channel card \(channelId.prefix(8))…"
+        case .answerQuestion(let id, _, _): "answer question \(id)"
         }
     }
 

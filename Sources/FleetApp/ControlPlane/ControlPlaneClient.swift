@@ -8,6 +8,8 @@ public enum ControlPlaneReply: Hashable, Sendable {
     case sessions(SessionsReply)
     /// The answer of `GET /api/devices/{deviceId}`: its mode and channel.
     case device(DeviceChannelInfo)
+    /// The question as it stands, after an answer (a 200, or a 409 when it was no longer pending).
+    case question(Question)
 }
 
 /// What the app reads of `GET /api/devices/{deviceId}` (contract 8.1): whether its cards follow a

@@ -11,7 +11,7 @@ extension FleetActivityController {
         -> ContentState?
     {
         let pushed = card.content
-        guard !pushed.rows.isEmpty, pushed.isWordless else { return nil }
+        guard !pushed.rows.isEmpty || pushed.question != nil, pushed.isWordless else { return nil }
         let local = FleetReducer.reduce(
             model.filteredSessions, previousSince: since, hiddenDirs: model.hiddenDirs, now: now, guards: guards)
         var restored = pushed.withWords(from: local.contentState)

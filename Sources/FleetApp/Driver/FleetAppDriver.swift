@@ -1,4 +1,5 @@
 import FleetCore
+import Foundation
 
 /// Runs a ``FleetAppEngine`` on the main actor in the real app: ActivityKit events in, server calls out
 /// through a ``ControlPlaneClient``, registration retries on an injected clock.
@@ -24,14 +25,14 @@ public final class FleetAppDriver {
     public var onCallAnswered: ((ControlPlaneCall, ControlPlaneError?) -> Void)?
 
     public init(
-        configuration: AppConfiguration, host: any ActivityHost, client: any ControlPlaneClient,
+        configuration: AppConfiguration, host: any ActivityHost, alerts: any AlertCenter, client: any ControlPlaneClient,
         storage: any KeyValueStorage, phoneClock: WallClock, sleeper: any Clock<Duration>, guards: GuardSet = .all
     ) {
         self.client = client
         self.phoneClock = phoneClock
         self.sleeper = sleeper
         engine = FleetAppEngine(
-            configuration: configuration, host: host, outbox: outbox, storage: storage, clock: phoneClock,
+            configuration: configuration, host: host, alerts: alerts, outbox: outbox, storage: storage, clock: phoneClock,
             guards: guards)
     }
 
@@ -53,6 +54,34 @@ public final class FleetAppDriver {
 
     /// `scenePhase == .background`: iOS is about to suspend the app.
     public func suspended() { drive { $0.suspended() } }
+
+    /// The device's APNs token arrived (question alerts go to it).
+    public func alertTokenIssued(_ token: PushToken) { drive { $0.alertTokenIssued(token) } }
+
+    /// The widget push token arrived.
+    public func widgetTokenIssued(_ token: PushToken) { drive { $0.widgetTokenIssued(token) } }
+
+    /// An answer from the card or the app; see ``FleetAppEngine/answerQuestion(_:with:sid:)``.
+    public func answerQuestion(_ id: QuestionID, with answer: String, sid: SessionID? = nil) {
+        drive { $0.answerQuestion(id, with: answer, sid: sid) }
+    }
+
+    /// The person acted on a question's alert; returns the place to open, if any.
+    public func respond(to response: QuestionResponse) -> AppLink? {
+        var link: AppLink?
+        drive { link = $0.respond(to: response) }
+        return link
+    }
+
+    /// A question arrived on the live connection; a settled one's alert is removed.
+    public func questionStreamed(_ question: Question) { drive { $0.questionStreamed(question) } }
+
+    /// A background push's JSON; returns whether it was a `question.updated` push (its alert is removed).
+    public func backgroundPushReceived(_ payload: Data) -> Bool {
+        var handled = false
+        drive { handled = $0.backgroundPushReceived(payload) }
+        return handled
+    }
 
     /// Hands the engine every ActivityKit event until the stream ends or the task is cancelled.
     public func run(events: AsyncStream<ActivityHostEvent>) async {

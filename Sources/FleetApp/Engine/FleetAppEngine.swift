@@ -26,8 +26,13 @@ public final class FleetAppEngine {
     public private(set) var channelInfo: DeviceChannelInfo?
     /// When this process first saw each card (ActivityKit gives no start date): for the 8-hour renewal.
     var cardArrivals: [ActivityID: UnixTime] = [:]
+    /// The answers to questions sent from this process (``answerQuestion(_:with:sid:)``).
+    public internal(set) var answerer = QuestionAnswerer()
+    /// The alert and widget tokens, sent in every device registration once known.
+    var tokens = DeviceTokens()
 
     let host: any ActivityHost
+    let alerts: any AlertCenter
     let outbox: any ControlPlaneOutbox
     let storage: any KeyValueStorage
     let clock: WallClock
@@ -45,13 +50,15 @@ public final class FleetAppEngine {
     public static let endedReportsOwedKey = "lfg.liveActivity.endedReportsOwed"
 
     public init(
-        configuration: AppConfiguration, host: any ActivityHost, outbox: any ControlPlaneOutbox,
-        storage: any KeyValueStorage, clock: WallClock, guards: GuardSet = .all, endGate: EndGate = EndGate(),
+        configuration: AppConfiguration, host: any ActivityHost, alerts: any AlertCenter,
+        outbox: any ControlPlaneOutbox, storage: any KeyValueStorage, clock: WallClock, guards: GuardSet = .all,
+        endGate: EndGate = EndGate(),
         backoff: RegistrationBackoff = RegistrationBackoff(), firstCallID: CallID = 1
     ) {
         callCounter = firstCallID - 1
         self.configuration = configuration
         self.host = host
+        self.alerts = alerts
         self.outbox = outbox
         self.storage = storage
         self.clock = clock
@@ -73,6 +80,7 @@ public final class FleetAppEngine {
         model.hiddenDirs = hiddenDirs
         appState = inForeground.map { $0 ? .foreground : .background }
         storedEndedReportsOwed = restoreEndedReportsOwed()
+        restoreTokens()
         manage(.launched(
             fleet: host.fleetActivities, retired: host.retiredActivityIDs, endedReportsOwed: storedEndedReportsOwed))
         sendDeviceRegistration()
@@ -158,6 +166,8 @@ public final class FleetAppEngine {
         case .reportChannelCard:
             // The channel changed under the app (a renewal, a fallback): read the current one.
             if case .rejected(404, _)? = error { fetchChannelInfo() }
+        case .answerQuestion(let id, _, _):
+            questionPosted(id, result)
         }
     }
 
@@ -186,12 +196,13 @@ public final class FleetAppEngine {
     /// to the old process's call never matches a new one).
     public var lastCallID: CallID { callCounter }
 
-    /// When the next registration retry falls due, or nil.
-    public var nextTimerDue: UnixTime? { manager.nextRetryAt }
+    /// When the next registration or answer retry falls due, or nil.
+    public var nextTimerDue: UnixTime? { [manager.nextRetryAt, answerer.nextRetryAt].compactMap { $0 }.min() }
 
-    /// Sends the registration retries due by now.
+    /// Sends the registration and answer retries due by now.
     public func fireDueTimers() {
         let now = clock.now
+        fireDueAnswerRetries()
         guard let due = manager.nextRetryAt, due <= now else { return }
         manage(.retriesDue(at: now))
     }
@@ -281,7 +292,9 @@ public final class FleetAppEngine {
 
     /// `PUT /api/devices` to `server`; the default server also hears whether the app is in the foreground.
     func sendDeviceRegistration(to server: ServerProfile) {
-        var registration = DeviceRegistration(env: configuration.environment, hiddenDirs: model.hiddenDirs)
+        var registration = DeviceRegistration(
+            env: configuration.environment, hiddenDirs: model.hiddenDirs, apnsToken: tokens.alert,
+            widgetPushToken: tokens.widget)
         if configuration.requestsChannelCards { registration.liveActivityChannels = true }
         registration.privacy = configuration.privacy
         registration.sealKey = configuration.sealKey

@@ -115,7 +115,8 @@ public struct WordlessRowsView: View {
     }
 }
 
-/// The lock screen card: header, then at most 3 rows (the ~160 pt budget), then the overflow line.
+/// The lock screen card: header, the question (with Allow / Deny for a confirm question), then the rows
+/// left of the ~160 pt budget, then the overflow line. Tapping it opens the question's (or first row's) session.
 public struct FleetLockScreenView: View {
     let layout: SurfaceLayout
     let freshness: CardFreshness
@@ -123,10 +124,17 @@ public struct FleetLockScreenView: View {
         layout = SurfaceLayout(state, on: .lockScreen)
         freshness = CardFreshness(isStale: isStale)
     }
+
+    /// Where tapping the card leads (the `widgetURL`).
+    public var link: AppLink { AppLink(opening: layout) }
     public var body: some View {
         VStack(alignment: .leading, spacing: 6) {
             FleetHeaderView(layout, freshness: freshness)
             if let line = freshness.statusLine { Text(line).font(.caption).foregroundStyle(.secondary) }
+            // The question takes the room of the rows it needs (SurfaceLayout), never more height.
+            #if canImport(ActivityKit) && canImport(AppIntents)
+            if #available(iOS 17.0, *), !freshness.mutesAccent { FleetQuestionView(layout) }
+            #endif
             FleetRowsView(layout, freshness: freshness)
         }
         .padding(14)

@@ -15,8 +15,10 @@ public struct FleetActivityWidget: Widget {
     public var body: some WidgetConfiguration {
         ActivityConfiguration(for: LFGFleetAttributes.self) { context in
             // A card past its stale-date says so instead of pretending to be live (CardFreshness).
-            FleetLockScreenView(context.state, isStale: context.isStale)
+            let lockScreen = FleetLockScreenView(context.state, isStale: context.isStale)
+            lockScreen
                 .activityBackgroundTint(Color.black.opacity(0.6))
+                .widgetURL(lockScreen.link.url)
         } dynamicIsland: { context in
             let expanded = SurfaceLayout(context.state, on: .islandExpanded)
             let compact = SurfaceLayout(context.state, on: .islandCompact)
@@ -29,6 +31,9 @@ public struct FleetActivityWidget: Widget {
                 DynamicIslandExpandedRegion(.bottom) {
                     VStack(alignment: .leading, spacing: 4) {
                         FleetHeaderView(expanded, freshness: CardFreshness(isStale: context.isStale))
+                        if let line = expanded.questionLine {
+                            Text(line).font(.footnote.weight(.semibold)).foregroundStyle(Accent.amber.color).lineLimit(1)
+                        }
                         FleetRowsView(expanded, freshness: CardFreshness(isStale: context.isStale))
                     }
                 }
@@ -45,6 +50,7 @@ public struct FleetActivityWidget: Widget {
                 AccentDot(minimal.accent)
             }
             .keylineTint(expanded.accent.color)
+            .widgetURL(AppLink(opening: expanded).url)
         }
     }
 }

@@ -25,16 +25,18 @@ extension Row {
 }
 
 extension ContentState {
-    /// This state as a privacy device's push carries it: every row ``Row/wordless``; counts, `more` and
-    /// `updatedAt` unchanged.
+    /// This state as a privacy device's push carries it: every row ``Row/wordless`` and the question
+    /// ``CardQuestion/wordless`` (its ids, kind and fixed confirm labels stay); counts, `more` and `updatedAt`
+    /// unchanged.
     public var wordless: ContentState {
         var state = self
         state.rows = rows.map(\.wordless)
+        state.question = question?.wordless
         return state
     }
 
-    /// Whether no row carries words.
-    public var isWordless: Bool { rows.allSatisfy(\.isWordless) }
+    /// Whether neither a row nor the question carries words.
+    public var isWordless: Bool { rows.allSatisfy(\.isWordless) && (question?.text.isEmpty ?? true) }
 
     /// This state as a push with `words` carries it.
     public func carrying(_ words: CardWords) -> ContentState {
@@ -45,7 +47,8 @@ extension ContentState {
     }
 
     /// This state with the words of `worded` put back: each wordless row takes the title of `worded`'s row
-    /// with the same sid (a row `worded` lacks stays wordless). Counts, phases, ids and times stay this state's:
+    /// with the same sid (a row `worded` lacks stays wordless), and the question its text when `worded` shows
+    /// the same question. Counts, phases, ids and times stay this state's:
     /// the app puts words on what the server pushed, it never overrules the push.
     public func withWords(from worded: ContentState) -> ContentState {
         var state = self
@@ -53,6 +56,9 @@ extension ContentState {
         for row in worded.rows where titles[row.sid] == nil { titles[row.sid] = row.title }
         for index in state.rows.indices where state.rows[index].isWordless {
             state.rows[index].title = titles[state.rows[index].sid] ?? ""
+        }
+        if let question = state.question, question.text.isEmpty, let local = worded.question, local.id == question.id {
+            state.question?.text = local.text
         }
         return state
     }

@@ -7,6 +7,8 @@ public enum FleetReducer {
     /// Rows the lock screen can show: it gives an activity ~160 pt and centre-clips anything taller,
     /// silently dropping the header (guard `max-rows`).
     public static let maxRows = 3
+    /// Rows the state carries beside a question (``CardQuestion``): one less.
+    public static let maxRowsBesideQuestion = maxRows - 1
 
     /// Reduces `sessions` to the card's content at `now`.
     ///
@@ -33,6 +35,7 @@ public enum FleetReducer {
         var isTrustworthy = true
         var working = 0
         var needsInput = 0
+        var asked: (row: Row, question: Question)?
 
         for session in sessions {
             // A duplicate sid (an in-TUI /resume, a fork before its pidfile is readable) would be
@@ -62,13 +65,24 @@ public enum FleetReducer {
             // No news keeps the row and its count (the session may well still work) and says so on its line.
             let title = CardTitle.fitted(session.report.title, besideSid: session.sid)
             let noNewsSince = display == .noNews ? session.heardAt : nil
-            active.append(Row(sid: session.sid, title: title, state: state, since: started, noNewsSince: noNewsSince))
+            let row = Row(sid: session.sid, title: title, state: state, since: started, noNewsSince: noNewsSince)
+            active.append(row)
+            // The card shows the question of the session that has waited longest (the card's own order).
+            if state == .needsInput, let question = CardQuestion.asked(by: session, at: now),
+                asked.map({ cardOrder(row, $0.row) }) ?? true
+            {
+                asked = (row, question)
+            }
         }
 
         active.sort(by: cardOrder)
-        let shown = guards.isOn(.maxRows) ? Array(active.prefix(maxRows)) : active
+        // A question takes at least one row's room on every surface that shows it (SurfaceLayout), so the
+        // state leaves that row out: what it carries is what is drawn, and the worst push still fits 4 KB.
+        let rowLimit = asked == nil ? maxRows : maxRowsBesideQuestion
+        let shown = guards.isOn(.maxRows) ? Array(active.prefix(rowLimit)) : active
         let content = ContentState(
-            working: working, needsInput: needsInput, rows: shown, more: active.count - shown.count, updatedAt: now)
+            working: working, needsInput: needsInput, rows: shown, more: active.count - shown.count, updatedAt: now,
+            question: asked.map { CardQuestion($0.question) })
         return FleetReduction(
             contentState: content, since: since, activeTotal: working + needsInput, isTrustworthy: isTrustworthy)
     }

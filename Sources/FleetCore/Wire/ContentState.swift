@@ -10,13 +10,20 @@ public struct ContentState: Hashable, Sendable, Codable {
     public var more: Int
     /// When this state was computed (Unix seconds). Never part of a change comparison.
     public var updatedAt: UnixTime
+    /// The oldest pending question of the counted sessions, shown where it fits (``SurfaceLayout``);
+    /// nil when none waits. Absent from the JSON when nil, so older widgets and servers read it unchanged.
+    public var question: CardQuestion?
 
-    public init(working: Int = 0, needsInput: Int = 0, rows: [Row] = [], more: Int = 0, updatedAt: UnixTime = 0) {
+    public init(
+        working: Int = 0, needsInput: Int = 0, rows: [Row] = [], more: Int = 0, updatedAt: UnixTime = 0,
+        question: CardQuestion? = nil
+    ) {
         self.working = working
         self.needsInput = needsInput
         self.rows = rows
         self.more = more
         self.updatedAt = updatedAt
+        self.question = question
     }
 
     /// The state an `end` push carries: nothing active.
@@ -25,7 +32,7 @@ public struct ContentState: Hashable, Sendable, Codable {
     /// Every active session: the count the compact island shows.
     public var activeTotal: Int { working + needsInput }
 
-    enum CodingKeys: String, CodingKey { case working, needsInput, rows, more, updatedAt }
+    enum CodingKeys: String, CodingKey { case working, needsInput, rows, more, updatedAt, question }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -34,5 +41,6 @@ public struct ContentState: Hashable, Sendable, Codable {
         rows = try container.decode(.rows, default: [])
         more = try container.decode(.more, default: 0)
         updatedAt = try container.decode(.updatedAt, default: 0)
+        question = try container.decodeIfPresent(CardQuestion.self, forKey: .question)
     }
 }

@@ -103,6 +103,9 @@ extension Simulation {
                 return .failure(.rejected(status: 404, message: "device '\(device)' has no such channel"))
             }
             return .success(.accepted)
+        case .answerQuestion(let id, _, _):
+            // The simulated server keeps no questions (its sessions ask none).
+            return .failure(.rejected(status: 404, message: "no question '\(id)'"))
         }
     }
 }

@@ -21,7 +21,11 @@ import Testing
     static func worstState(title: String) throws -> ContentState {
         let sessions = try (0..<(FleetReducer.maxRows + 5)).map { index in
             // Through the API's own decoding, as a hook's report arrives.
-            let body = try JSONSerialization.data(withJSONObject: ["title": title, "busy": true])
+            // Each asks a question with the longest id and the same worst words, so the card carries one too.
+            let prompt: [String: Any] = [
+                "id": String(repeating: "\"", count: Question.maximumIDBytes), "kind": "permission", "text": title,
+            ]
+            let body = try JSONSerialization.data(withJSONObject: ["title": title, "busy": true, "prompt": prompt])
             let report = try JSONDecoder().decode(SessionReport.self, from: body)
             // The longest sid the id rule allows, in the character that costs most to encode (a quote: 2 bytes).
             let sid = String(repeating: "\"", count: IdentifierRule.maxBytes - 1) + "\(index)"
@@ -39,7 +43,8 @@ import Testing
         arguments: worstTitles.indices)
     func worstCaseFits(index: Int) throws {
         let state = try Self.worstState(title: Self.worstTitles[index])
-        #expect(state.rows.count == FleetReducer.maxRows)
+        #expect(state.rows.count == FleetReducer.maxRowsBesideQuestion)
+        #expect(state.question != nil)
         let channel = try BroadcastChannelID(String(repeating: "A", count: BroadcastChannelID.maximumLength))
         let payloads: [LiveActivityPayload] = [
             .start(state: state, timestamp: 1_999_999_999, staleDate: 1_999_999_999, inputPushChannel: channel),

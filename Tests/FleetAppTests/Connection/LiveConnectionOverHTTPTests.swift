@@ -57,7 +57,8 @@ import Testing
         let fleet = FleetAppDriver(
             configuration: AppConfiguration(
                 deviceID: "phone-1", environment: .sandbox, servers: [profile], defaultServerName: "home"),
-            host: host, client: HTTPClientControlPlaneClient(client: http), storage: InMemoryKeyValueStorage(),
+            host: host, alerts: InMemoryAlertCenter(), client: HTTPClientControlPlaneClient(client: http),
+            storage: InMemoryKeyValueStorage(),
             phoneClock: clock.wallClock, sleeper: ContinuousClock())
         // No timer may fire during the test: every change below must come from the stream or its end.
         var policy = LiveConnectionPolicy()

@@ -31,8 +31,8 @@ actor RecordingControlPlaneClient: ControlPlaneClient {
         let configuration = AppConfiguration(
             deviceID: "phone-1", environment: .production, servers: [PhoneHarness.home], defaultServerName: "home")
         let driver = FleetAppDriver(
-            configuration: configuration, host: host, client: client, storage: InMemoryKeyValueStorage(),
-            phoneClock: clock.wallClock, sleeper: ContinuousClock())
+            configuration: configuration, host: host, alerts: InMemoryAlertCenter(), client: client,
+            storage: InMemoryKeyValueStorage(), phoneClock: clock.wallClock, sleeper: ContinuousClock())
 
         driver.launch()
         await driver.waitForCalls()
