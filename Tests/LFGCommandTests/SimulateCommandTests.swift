@@ -11,7 +11,7 @@ struct SimulateCommandTests {
         "priority-budget", "channel-rotation", "no-news",
     ]
     static let scenarioNames = [
-        "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day", "eight-hours", "flapping",
+        "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day", "eight-hours", "flapping", "swipe-away",
     ]
 
     @Test("--list-guards prints the contract's guard names, exactly one name a line (contract 3.2)")

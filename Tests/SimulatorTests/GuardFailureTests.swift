@@ -75,15 +75,6 @@ import Testing
         #expect(off.metrics.timeToCorrectP50 > 60)
     }
 
-    /// The real stores key sessions by sid (the server's `FleetSnapshot`, the app's `SessionModel`), so a
-    /// duplicate process reaches neither reducer: sid-dedupe is a second line of defence there, and
-    /// FleetCore's own tests show the double count at the reducer.
-    @Test("Through the real stores a duplicate sid never reaches a reducer: without sid-dedupe nothing changes")
-    func sidDedupe() throws {
-        let (on, off) = try proof(.sidDedupe)
-        #expect(on.metrics == off.metrics)
-    }
-
     @Test("Without updated-at-excluded every tick becomes a push")
     func updatedAtExcluded() throws {
         let (on, off) = try proof(.updatedAtExcluded)
@@ -149,6 +140,16 @@ import Testing
     func tokenForgetting() throws {
         let (on, off) = try proof(.tokenForgetting)
         #expect(off.metrics.pushes > on.metrics.pushes + 20)
+    }
+
+    /// Each store keys sessions by sid (the server's `FleetSnapshot`, each listing in the app's
+    /// `SessionModel`); the duplicate comes from the app merging two servers' listings (scenario C: the
+    /// hosts report to both), and only the reducer's sid-dedupe counts it once.
+    @Test("Without sid-dedupe an app merging two servers that both know a session counts it twice")
+    func sidDedupe() throws {
+        let (on, off) = try proof(.sidDedupe)
+        #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.1)
+        #expect(off.metrics.lyingSeconds > on.metrics.lyingSeconds + 60)
     }
 
     @Test("Without priority-budget a flapping agent spends hundreds of priority-10 pushes an hour")

@@ -77,7 +77,14 @@ extension Watcher {
                 mode: (retiring.channel == nil ? CardMode.token : .channel).rawValue,
                 channel: box.record.card?.channel?.first8))
         ]
-        if let channel = retiring.channel { effects += retire(isOldCardEnded ? heldAfterEnd(channel, now: now) : channel) }
+        if let channel = retiring.channel {
+            let held = isOldCardEnded ? heldAfterEnd(channel, now: now) : channel
+            // As for any ended card (guard `channel-rotation`): the `end` is published once more on the held
+            // channel. A broadcast has no per-phone answer, and one lost after APNs' 200 leaves the old card
+            // beside the new one until iOS ends it at 8 h (and 4 h more on the Lock Screen).
+            if isOldCardEnded, guards.isOn(.channelRotation) { box.endsToRepeat.append(held) }
+            effects += retire(held)
+        }
         return effects
     }
 

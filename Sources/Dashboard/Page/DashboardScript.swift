@@ -170,7 +170,7 @@ enum DashboardScript {
               + (line.rows && line.rows.length ? ` · ${line.rows.join(" ")}` : "")];
             case EVENT.send: return [`${line.action} → ${token} ${line.env || ""} · `, ...answer()];
             case EVENT.broadcast: return [`${line.action} → ${channel} ${line.env || ""} · `, ...answer()];
-            case EVENT.alert: return [`question ${line.questionId} (${line.sid}) → ${token} ${line.env || ""} · `, ...answer()];
+            case EVENT.alert: return [`${line.action === "withdraw" ? "withdraw " : ""}question ${line.questionId} (${line.sid}) → ${token} ${line.env || ""} · `, ...answer()];
             case EVENT.adopted: return [line.channel ? `card adopted on ${channel}` : `card adopted through update token ${token} ${line.env || ""}`];
             case EVENT.clientEnded: return ["the phone ended its card"];
             case EVENT.startVetoed: return [`start refused: every active session is in the veto (${(line.veto || []).join(", ")})`];

@@ -70,9 +70,13 @@ public struct FleetActivityController: Hashable, Sendable {
     ///   - staleAfter: the stale date the app gives its own requests and updates is this far ahead; a kept
     ///     card whose stale date is near (``CardStaleness/isRefreshDue(staleDate:staleAfter:now:)``) is
     ///     updated with the same content, so a card the app keeps right never reads stale. Nil: no stale dates.
+    ///   - survivorIsOnRetiredChannel: the kept card follows a channel the server rotated away from (the app
+    ///     is in the foreground): nobody publishes there any more, so a new card is requested on the current
+    ///     one and dedupe ends the old (guard `channel-rotation`, the app's half).
     public mutating func sync(
         _ trigger: Trigger, model: SessionModel, cards: [FleetActivity], now: UnixTime, guards: GuardSet = .all,
-        newCardPushType: ActivityPushType = .token, survivorAge: Double? = nil, staleAfter: Double? = nil
+        newCardPushType: ActivityPushType = .token, survivorAge: Double? = nil, staleAfter: Double? = nil,
+        survivorIsOnRetiredChannel: Bool = false
     ) -> Decision {
         let live = cards.liveCards
         let survivor = cards.survivor
@@ -92,11 +96,12 @@ public struct FleetActivityController: Hashable, Sendable {
         case .keep:
             since = reduction.since
             baselinesPredateSuspension = false
-            if survivor != nil, reduction.activeTotal > 0, guards.isOn(.renewal),
-                let survivorAge, survivorAge >= Self.renewAfter
-            {
-                // iOS ends a card 8 hours after it started: start its successor now; dedupe keeps the
-                // newest and ends this one as soon as the new card arrives, so there is no gap.
+            let isRenewalDue = guards.isOn(.renewal) && (survivorAge.map { $0 >= Self.renewAfter } ?? false)
+            let isOnRetiredChannel = guards.isOn(.channelRotation) && survivorIsOnRetiredChannel
+            if survivor != nil, reduction.activeTotal > 0, isRenewalDue || isOnRetiredChannel {
+                // iOS ends a card 8 hours after it started, and a card on a retired channel hears nothing:
+                // start its successor now; dedupe keeps the newest and ends this one as soon as the new
+                // card arrives, so there is no gap.
                 dismissedPopulation = nil
                 effects.append(.request(reduction.contentState, pushType: newCardPushType))
             } else if let survivor {

@@ -26,6 +26,8 @@ public final class FleetAppEngine {
     public private(set) var channelInfo: DeviceChannelInfo?
     /// When this process first saw each card (ActivityKit gives no start date): for the 8-hour renewal.
     var cardArrivals: [ActivityID: UnixTime] = [:]
+    /// The channel each card this process requested follows (`pushType: .channel(id)`).
+    var cardChannels: [ActivityID: String] = [:]
     /// The answers to questions sent from this process (``answerQuestion(_:with:sid:)``).
     public internal(set) var answerer = QuestionAnswerer()
     /// The alert and widget tokens, sent in every device registration once known.
@@ -39,6 +41,8 @@ public final class FleetAppEngine {
     var callCounter = 0
     var inFlight: [CallID: (server: ServerProfile, call: ControlPlaneCall)] = [:]
     var fetchOrdering = LiveFetchOrdering<(inout SessionModel) -> Void>()
+    /// The newest fetch answered by each of the app's other servers (older answers are ignored).
+    var otherFetchesApplied: [String: CallID] = [:]
     /// Whether the app is in the foreground, as far as this process knows (nil: never told).
     var appState: DeviceRegistration.AppState?
     /// The `appState` the default server was last sent in this run, so an unchanged one is not re-sent.
@@ -101,10 +105,12 @@ public final class FleetAppEngine {
         sync(.modelChanged)
     }
 
-    /// Trigger 3 follows every completed refresh; this asks the server for the sessions.
+    /// Trigger 3 follows every completed refresh; this asks every server for its sessions (the list and
+    /// the card show them merged; the default server's listing is the one the count is trusted on).
     public func refresh() {
         guard let server = configuration.defaultServer else { return }
         send(.fetchSessions, to: server)
+        for other in configuration.servers where other.name != server.name { send(.fetchSessions, to: other) }
     }
 
     /// Trigger 4, foregrounding. After a suspension the model is a cache, so this sync leaves the card
@@ -155,6 +161,14 @@ public final class FleetAppEngine {
             manage(.endedReportAnswered(server: server.name, succeeded: error == nil, at: clock.now))
         case .fetchSessions:
             let listing: SessionsReply? = if case .success(.sessions(let listing)) = result { listing } else { nil }
+            guard server.name == configuration.defaultServer?.name else {
+                // Another server's answer: newer than the last one applied from it, or ignored.
+                guard let listing, id > (otherFetchesApplied[server.name] ?? 0) else { return }
+                otherFetchesApplied[server.name] = id
+                model.applyOtherServerFetch(listing, from: server.name)
+                sync(.refreshCompleted)
+                return
+            }
             guard let replay = fetchOrdering.answered(id, succeeded: listing != nil), let listing else { return }
             model.applyLiveFetch(listing)
             for change in replay { change(&model) }
@@ -162,7 +176,11 @@ public final class FleetAppEngine {
         case .putDevice:
             if error == nil, server.name == configuration.defaultServer?.name { fetchChannelInfo() }
         case .fetchDevice:
-            if case .success(.device(let info)) = result { channelInfo = info }
+            guard case .success(.device(let info)) = result else { return }
+            let previous = channelInfo
+            channelInfo = info
+            // A renewal rotated the channel: a card of ours on the old one is replaced (guard channel-rotation).
+            if previous != info, survivorIsOnRetiredChannel { sync(.refreshCompleted) }
         case .reportChannelCard:
             // The channel changed under the app (a renewal, a fallback): read the current one.
             if case .rejected(404, _)? = error { fetchChannelInfo() }
@@ -178,6 +196,15 @@ public final class FleetAppEngine {
             let arrived = cardArrivals[survivor.id]
         else { return nil }
         return clock.now - arrived
+    }
+
+    /// Whether the kept card is one this process requested on a channel the server no longer names as the
+    /// device's (a renewal rotated it; its `/channel-card` report answered 404): nobody publishes there.
+    var survivorIsOnRetiredChannel: Bool {
+        guard let survivor = host.fleetActivities.survivor, let followed = cardChannels[survivor.id],
+            let current = channelInfo, current.mode == "channel", let currentId = current.channelId
+        else { return false }
+        return followed != currentId
     }
 
     /// `GET /api/devices/{deviceId}` on the default server, when the app requests channel cards.
@@ -224,13 +251,15 @@ public final class FleetAppEngine {
         let staleDate = staleAfter.map { clock.now + $0 }
         let decision = controller.sync(
             trigger, model: model, cards: host.fleetActivities, now: clock.now, guards: guards,
-            newCardPushType: newCardPushType, survivorAge: survivorAgeForRenewal, staleAfter: staleAfter)
+            newCardPushType: newCardPushType, survivorAge: survivorAgeForRenewal, staleAfter: staleAfter,
+            survivorIsOnRetiredChannel: appState == .foreground && survivorIsOnRetiredChannel)
         record(.synced(decision))
         for effect in decision.effects {
             switch effect {
             case .request(let content, let pushType):
                 do {
-                    _ = try host.request(content, pushType: pushType, staleDate: staleDate)
+                    let id = try host.request(content, pushType: pushType, staleDate: staleDate)
+                    if case .channel(let channelId) = pushType { cardChannels[id] = channelId }
                     if case .channel(let channelId) = pushType, let server = configuration.defaultServer {
                         // The channel-mode twin of registering the card's update token: the server adopts it.
                         send(.reportChannelCard(channelId: channelId, deviceID: configuration.deviceID), to: server)
@@ -320,7 +349,9 @@ public final class FleetAppEngine {
     func send(_ call: ControlPlaneCall, to server: ServerProfile) {
         callCounter += 1
         inFlight[callCounter] = (server, call)
-        if case .fetchSessions = call { fetchOrdering.fetchSent(callCounter) }
+        if case .fetchSessions = call, server.name == configuration.defaultServer?.name {
+            fetchOrdering.fetchSent(callCounter)
+        }
         record(.sent(callCounter, call, server: server.name))
         outbox.send(call, to: server, id: callCounter)
     }

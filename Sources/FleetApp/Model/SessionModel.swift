@@ -51,9 +51,21 @@ public struct SessionModel: Hashable, Sendable {
                    uniquingKeysWith: { first, _ in first })
     }
 
-    /// The sessions the list shows (none in or below a hidden folder), as the reducer takes them.
+    /// What the app's other servers listed, by server name (their last live answer each). A host that
+    /// reports to two control planes puts the same session in both listings: merged, that sid arrives
+    /// twice, and the card counts it once only because the reducer drops the second (guard `sid-dedupe`).
+    public private(set) var otherServers: [String: [SessionEntry]] = [:]
+
+    /// Every session the app knows: the default server's first, then each other server's, in name order.
+    /// A sid two servers know appears twice; the list and the card count it once.
+    public var mergedSessions: [SessionEntry] {
+        sessions + otherServers.keys.sorted().flatMap { otherServers[$0]! }
+    }
+
+    /// The sessions the list shows (none in or below a hidden folder), as the reducer takes them: every
+    /// server's, merged (the reducer's first occurrence of a sid wins: the default server's).
     public var filteredSessions: [FleetSession] {
-        sessions.filter { !hiddenDirs.hides($0.report.cwd) }.map { entry in
+        mergedSessions.filter { !hiddenDirs.hides($0.report.cwd) }.map { entry in
             FleetSession(
                 sid: entry.sid, report: entry.report, isHostDown: hosts[entry.report.host] == .knownDown, heardAt: entry.heardAt)
         }
@@ -89,7 +101,15 @@ public struct SessionModel: Hashable, Sendable {
         liveSessionsFetchedOnce = true
     }
 
-    /// Replaces (or adds) one session's report, as a server-sent change does (with the listing's `heardAt`).
+    /// Applies a live answer of `GET /api/sessions` from one of the app's other servers: replaces what
+    /// that server listed. Its hosts' health and the trust in the count stay the default server's.
+    public mutating func applyOtherServerFetch(_ listing: SessionsReply, from server: String) {
+        otherServers[server] = Self.unique(
+            listing.sessions.map { SessionEntry(sid: $0.sid, report: $0.report, heardAt: $0.heardAt) })
+    }
+
+    /// Replaces (or adds) one session's report, as a server-sent change does (with the listing's `heardAt`),
+    /// in every server's listing that holds it: it is the same session.
     public mutating func upsert(_ report: SessionReport, for sid: SessionID, heardAt: UnixTime? = nil) {
         if let index = sessions.firstIndex(where: { $0.sid == sid }) {
             sessions[index].report = report
@@ -97,10 +117,19 @@ public struct SessionModel: Hashable, Sendable {
         } else {
             sessions.append(SessionEntry(sid: sid, report: report, heardAt: heardAt))
         }
+        for server in otherServers.keys {
+            for index in otherServers[server]!.indices where otherServers[server]![index].sid == sid {
+                otherServers[server]![index].report = report
+                otherServers[server]![index].heardAt = heardAt
+            }
+        }
     }
 
-    /// Removes a session.
-    public mutating func remove(_ sid: SessionID) { sessions.removeAll { $0.sid == sid } }
+    /// Removes a session (from every server's listing).
+    public mutating func remove(_ sid: SessionID) {
+        sessions.removeAll { $0.sid == sid }
+        for server in otherServers.keys { otherServers[server]!.removeAll { $0.sid == sid } }
+    }
 
     /// Sets whether a session is mid-turn (`store.busy[sid]`).
     public mutating func setBusy(_ isBusy: Bool, for sid: SessionID) {

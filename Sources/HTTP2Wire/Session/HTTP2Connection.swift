@@ -67,15 +67,20 @@ public final class HTTP2Connection {
         _ = end(reason)
     }
 
+    // Both loops stop the moment the connection has ended, even when it ended inside a session callback
+    // (a server dropping a connection on a request it just read): a descriptor closed there may already be
+    // reused by a socket another thread just opened, and one more read would steal that connection's bytes
+    // (seen as a peer's PROTOCOL_ERROR and a push sent twice; ConnectionReuseTests).
     private func readAll() -> Bool {
         readBlockedOnWrite = false
-        while !isFrozen {
+        while !isFrozen, endReason == nil {
             let result = input.withUnsafeMutableBytes { stream.read(into: $0) }
             switch result {
             case .bytes(let count):
                 bytesReceived += count
                 let accepted = input.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 guard accepted else { return end("the peer broke the HTTP/2 protocol") }
+                guard endReason == nil else { return false }
             case .wouldBlock(let wantsWrite):
                 readBlockedOnWrite = wantsWrite
                 return true
@@ -87,7 +92,7 @@ public final class HTTP2Connection {
     }
 
     private func writeAll() -> Bool {
-        while !isFrozen {
+        while !isFrozen, endReason == nil {
             if outputOffset >= output.count {
                 output.removeAll(keepingCapacity: true)
                 outputOffset = 0
@@ -95,6 +100,7 @@ public final class HTTP2Connection {
                     return end("the HTTP/2 session failed")
                 }
                 if output.isEmpty { return true }
+                guard endReason == nil else { return false }
             }
             let result = output.withUnsafeBytes { stream.write(UnsafeRawBufferPointer(rebasing: $0[outputOffset...])) }
             switch result {

@@ -6,19 +6,25 @@ public final class TCPSocket: ByteStream {
     public let descriptor: Int32
     /// Atomic: the loop thread and a shutdown (or `deinit`) elsewhere may both close; closing a descriptor
     /// twice can close one that was reused meanwhile by another connection in the process.
-    private let isClosed = Atomic<Bool>(false)
+    private let closed = Atomic<Bool>(false)
+
+    /// Whether ``close()`` has run (the descriptor number may now belong to another socket).
+    public var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     public init(adopting descriptor: Int32) { self.descriptor = descriptor }
 
     deinit { close() }
 
     public func close() {
-        guard isClosed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
         _ = Glibc.close(descriptor)
     }
 
+    /// After ``close()`` the descriptor number may belong to another socket: reads and writes then
+    /// answer `.closed` without touching it.
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamResult {
+        guard !isClosed else { return .closed }
         let count = Glibc.recv(descriptor, buffer.baseAddress, buffer.count, 0)
         if count > 0 { return .bytes(count) }
         if count == 0 { return .closed }
@@ -27,6 +33,7 @@ public final class TCPSocket: ByteStream {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) -> StreamResult {
+        guard !isClosed else { return .closed }
         let count = Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
         if count > 0 { return .bytes(count) }
         if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock(wantsWrite: true) }

@@ -57,12 +57,15 @@ public final class TLSStream: ByteStream {
         return protocolName[0] == UInt8(ascii: "h") && protocolName[1] == UInt8(ascii: "2")
     }
 
+    /// After ``close()`` nothing reaches the descriptor (see ``TCPSocket/read(into:)``).
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamResult {
+        guard !socket.isClosed else { return .closed }
         let count = SSL_read(ssl, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max))))
         return count > 0 ? .bytes(Int(count)) : classify(count, call: "TLS read")
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) -> StreamResult {
+        guard !socket.isClosed else { return .closed }
         let count = SSL_write(ssl, bytes.baseAddress, Int32(min(bytes.count, Int(Int32.max))))
         return count > 0 ? .bytes(Int(count)) : classify(count, call: "TLS write")
     }

@@ -38,6 +38,9 @@ struct MetricsRecorder {
     private var truths: [FleetReduction] = []
     /// When each phone's truth last changed (simulated seconds).
     private var truthChangedAt: [Double] = []
+    /// The sessions active when the person swiped each phone's card away: while only they run, the right
+    /// Lock Screen is no card (the person said so); a new session, or none at all, ends it.
+    private var dismissed: [Int: Set<SessionID>] = [:]
     private var activeWhenLastTrustworthy: [Bool] = []
     private var pendingChanges: [Double] = []
     private var timesToCorrect: [Double] = []
@@ -107,6 +110,9 @@ struct MetricsRecorder {
         }
     }
 
+    /// The person swiped `phone`'s card away while `population` was active.
+    mutating func personDismissed(phone: Int, population: Set<SessionID>) { dismissed[phone] = population }
+
     /// The app reported ending its card (`/ended` to its default server).
     mutating func endedReported() { clientEnded += 1 }
 
@@ -172,9 +178,15 @@ struct MetricsRecorder {
             let truth = truths[phone.index]
             let cards = phone.visibleCards
             let stale = cards.map { $0.isMarkedStale(at: simulation.unixNow) }
-            let cardless = truth.isTrustworthy && truth.activeTotal > 0 && cards.isEmpty
+            if let population = dismissed[phone.index],
+                truth.activeTotal == 0 || !Set(truth.since.keys).isSubset(of: population)
+            {
+                dismissed[phone.index] = nil
+            }
+            let wantsNoCard = dismissed[phone.index] != nil
+            let cardless = truth.isTrustworthy && truth.activeTotal > 0 && cards.isEmpty && !wantsNoCard
             timeliness.look(phone: phone.index, cardless: cardless, at: simulation.now)
-            let phoneHonest = CardCorrectness.isHonest(
+            let phoneHonest = wantsNoCard ? cards.isEmpty || stale.allSatisfy { $0 } : CardCorrectness.isHonest(
                 cards: cards.map(\.content), isStale: stale, truth: truth,
                 activeWhenLastTrustworthy: activeWhenLastTrustworthy[phone.index])
             honest = honest && phoneHonest
@@ -185,7 +197,7 @@ struct MetricsRecorder {
             untrustworthy = untrustworthy || !truth.isTrustworthy
             maxVisibleCards = max(maxVisibleCards, cards.count)
             multiple = multiple || cards.count > 1
-            let phoneCorrect = CardCorrectness.isCorrect(
+            let phoneCorrect = wantsNoCard ? cards.isEmpty : CardCorrectness.isCorrect(
                 cards: cards.map(\.content), truth: truth,
                 activeWhenLastTrustworthy: activeWhenLastTrustworthy[phone.index])
             correct = correct && phoneCorrect

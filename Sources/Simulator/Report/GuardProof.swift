@@ -54,7 +54,9 @@ public struct GuardProof: Sendable {
         GuardProof(guard: .pushToStartCap, scenario: "C", failure: "every start blasts every rotted token", figures: [pushes]),
         GuardProof(guard: .dedupe, scenario: "G", failure: "two cards, the visible one stale", figures: [multi, correct]),
         GuardProof(guard: .adoptOnRegister, scenario: "B", failure: "nobody updates the app's card once it sleeps", figures: [correct, p99]),
-        GuardProof(guard: .sidDedupe, scenario: "A", failure: "double count (unreachable: the stores key by sid)", figures: [correct]),
+        GuardProof(
+            guard: .sidDedupe, scenario: "C", failure: "an app merging two servers counts a session both know twice",
+            figures: [correct, lying]),
         GuardProof(
             guard: .updatedAtExcluded, scenario: "B", failure: "every tick a push", figures: [pushes],
             masking: [.priorityBudget]),

@@ -44,4 +44,29 @@ extension Scenario {
         sim.at(3700) { $0.finish("flappy") }
         sim.at(3750) { $0.finish("steady") }
     }
+
+    /// The person swipes the card away while two sessions run (notes/simulated-ios-realism.md): no card
+    /// should come back for them, and one should for a session that starts later. Nobody opens the app
+    /// until the last half hour.
+    static let swipeAway = Scenario(
+        "swipe-away", "the person swipes the card away; the same sessions run on, then a new one starts",
+        duration: 2 * 3600,
+        good: "no card while only the dismissed sessions run; a card again when a new session starts",
+        holes: "the server learns of the swipe only when the app next runs: a new session's card may wait for it"
+    ) { sim in
+        let phone = sim.addIdlePhone()
+        sim.at(120) { $0.begin("s1", "Write the migration") }
+        sim.at(180) { $0.begin("s2", "Fix the flaky watcher test") }
+        sim.at(1800) { phone.swipeAway($0) }
+        sim.at(2400) { $0.ask("s1") }
+        sim.at(2700) { $0.answer("s1") }
+        sim.at(3600) { $0.begin("s3", "Bump the Swift toolchain") }
+        sim.at(5400) { phone.open($0) }
+        sim.at(5520) { phone.leave($0) }
+        sim.at(6600) { sim in
+            sim.finish("s1")
+            sim.finish("s2")
+            sim.finish("s3")
+        }
+    }
 }

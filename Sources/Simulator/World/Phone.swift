@@ -98,6 +98,18 @@ final class Phone {
         setLifecycle(.notRunning)
     }
 
+    /// The person swipes the card away on the Lock Screen. The app learns of it only when it next runs;
+    /// until a new session starts, the right Lock Screen for this phone is no card.
+    func swipeAway(_ simulation: Simulation) {
+        let cards = rig.host.fleetActivities.filter(\.state.isLive)
+        guard !cards.isEmpty else { return }
+        for card in cards { rig.host.personDismissed(card.id) }
+        let truth = simulation.truth.reduction(hiddenDirs: hiddenDirs, now: simulation.unixNow)
+        simulation.metrics.personDismissed(phone: index, population: Set(truth.since.keys))
+        simulation.note("\(name): the person swiped the card away")
+        pump(simulation)
+    }
+
     /// The app is deleted: its cards go, and its tokens answer 410 from now on.
     func uninstall(_ simulation: Simulation) {
         for card in rig.host.fleetActivities { rig.host.personDismissed(card.id) }

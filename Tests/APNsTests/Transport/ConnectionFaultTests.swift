@@ -59,22 +59,20 @@ import Testing
         }
         #expect(harness.server.state.records.contains { $0.status == 0 }, "the dropped request was recorded unanswered")
         #expect(responses.values.contains { $0.attempts == 2 })
-        // What this test proves is above (nothing lost, nothing answered sent twice). The replacement
-        // connection is usually the only new one, but once in 24 loaded soak runs a third was accepted;
-        // its cause is not yet found (a follow-up), so the count is bounded rather than exact.
-        #expect((2...3).contains(harness.server.connectionsAccepted))
+        // The replacement connection is the only new one (a third was once a stolen read: ConnectionReuseTests).
+        #expect(harness.server.connectionsAccepted == 2)
     }
 
     @Test("Drops past the attempt budget give a retry-later transport failure, not a throw")
     func attemptBudget() async throws {
-        // Three attempts, at least two used: once in ~12 soak runs a resend also failed (the cause, likely
-        // the resend meeting the dropped connection before it is retired, is a follow-up); what this part
-        // proves is that a drop is resent and accepted, not how many tries that took.
+        // Exactly two attempts: the drop, then the resend. (A third was the stand-in's read loop reading
+        // once more after dropping, from a descriptor the client's new connection had reused:
+        // ConnectionReuseTests.)
         let harness = try MockHarness(maximumAttempts: 3)
         defer { harness.stop() }
         harness.server.state.inject(.dropConnectionAt(request: 1))
         let first = await harness.sender.send(MockHarness.update(1))
-        #expect(first.outcome == .accepted && first.attempts >= 2)
+        #expect(first.outcome == .accepted && first.attempts == 2)
         harness.server.state.inject(.dropConnectionAt(request: 1))
         let stillOK = await harness.sender.send(MockHarness.update(2))
         #expect(stillOK.outcome == .accepted)

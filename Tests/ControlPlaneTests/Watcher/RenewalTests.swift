@@ -101,6 +101,34 @@ import Testing
         #expect(harness.tick().batches.first?.channel?.id == channelID(2))
     }
 
+    /// Every push sent from `renewAfter - 1` on, ticking each second and answering everything.
+    static func pushesAroundRenewal(guards: GuardSet) throws -> (sent: [PushBatch], oldChannel: BroadcastChannelID?) {
+        var harness = WatcherHarness.withChannelCard(guards: guards)
+        let startedAt = try #require(harness.card()?.startedAt)
+        let oldChannel = harness.card()?.channel
+        harness.now = startedAt + CardPolicy().renewAfter - 1
+        var sent: [PushBatch] = []
+        for _ in 0..<6 {
+            var round = harness.tick(advancing: 1)
+            harness.answerChannels(round)
+            while !round.batches.isEmpty {
+                sent += round.batches
+                round = round.batches.flatMap { harness.answer($0) }
+                harness.answerChannels(round)
+            }
+        }
+        return (sent, oldChannel)
+    }
+
+    @Test("Channel mode: the old card's end is published once more on its held channel once the new card lives")
+    func renewalEndRepeated() throws {
+        let (sent, old) = try Self.pushesAroundRenewal(guards: .all)
+        #expect(sent.filter { $0.action == .end && $0.channel?.id == old }.count == 2)
+        // Without channel-rotation one end only: a broadcast lost after APNs' 200 leaves two cards.
+        let (unguarded, oldUnguarded) = try Self.pushesAroundRenewal(guards: .without(.channelRotation))
+        #expect(unguarded.filter { $0.action == .end && $0.channel?.id == oldUnguarded }.count == 1)
+    }
+
     @Test("No renewal once nothing is active: the card just ends")
     func noRenewalWhenIdle() throws {
         var harness = WatcherHarness.withLiveCard()

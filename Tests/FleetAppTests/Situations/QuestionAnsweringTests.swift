@@ -130,6 +130,19 @@ import Testing
         #expect(phone.alerts.removals == ["q-1"])
     }
 
+    @Test("Tapping the alert opens its session and posts nothing; an unusable reply is explained, not sent")
+    func openAndUnusable() async throws {
+        let rig = try await Rig(phones: ["phone-1"])
+        let phone = rig.phones[0]
+        phone.launch(inForeground: true)
+        await rig.deliverCalls()
+        let alert = QuestionAlert(questionId: "q-1", sid: "s", kind: .choice, options: ["a", "b"])
+        #expect(phone.app?.respond(to: QuestionResponse(alert: alert, action: .opened)) == .session("s"))
+        #expect(phone.app?.respond(to: QuestionResponse(alert: alert, action: .action("LFG_ANSWER_TEXT", typedText: "c"))) == nil)
+        #expect(phone.alerts.notices.map(\.text) == ["'c' is none of the options (a, b); reply with one or its number"])
+        #expect(!phone.outbox.queued.contains { if case .answerQuestion = $0.call { true } else { false } })
+    }
+
     @Test("Two phones answer at once: one wins, the other is told who was first and does not retry")
     func twoPhonesAtOnce() async throws {
         let rig = try await Rig(phones: ["phone-1", "phone-2"])

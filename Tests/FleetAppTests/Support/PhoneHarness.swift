@@ -17,13 +17,19 @@ final class PhoneHarness {
     var holdsSessionFetches = false
     /// Servers whose calls fail as unreachable.
     var failingServers: Set<String> = []
+    /// What `GET /api/devices/{id}` answers (nil: a plain 200 with no body, as for token mode).
+    var deviceInfo: DeviceChannelInfo?
+    /// The channels `/channel-card` accepts (nil: all); any other answers 404.
+    var liveChannels: Set<String>?
     /// Every call answered, oldest first.
     private(set) var answered: [InMemoryControlPlaneOutbox.Sent] = []
 
     init(guards: GuardSet = .all, servers: [ServerProfile] = [PhoneHarness.home],
-         behaviour: InMemoryActivityHost.Behaviour = .init(), storage: any KeyValueStorage = InMemoryKeyValueStorage()) {
-        let configuration = AppConfiguration(
+         behaviour: InMemoryActivityHost.Behaviour = .init(), storage: any KeyValueStorage = InMemoryKeyValueStorage(),
+         requestsChannelCards: Bool = false) {
+        var configuration = AppConfiguration(
             deviceID: Self.deviceID, environment: .sandbox, servers: servers, defaultServerName: "home")
+        configuration.requestsChannelCards = requestsChannelCards
         phone = SimulatedPhone(
             configuration: configuration, clock: clock.wallClock, storage: storage, behaviour: behaviour, guards: guards)
     }
@@ -87,8 +93,13 @@ final class PhoneHarness {
 
     func answer(for sent: InMemoryControlPlaneOutbox.Sent) -> Result<ControlPlaneReply, ControlPlaneError> {
         if failingServers.contains(sent.server) { return .failure(.unreachable("test: \(sent.server) is off")) }
-        if case .fetchSessions = sent.call { return .success(.sessions(listing)) }
-        return .success(.accepted)
+        switch sent.call {
+        case .fetchSessions: return .success(.sessions(listing))
+        case .fetchDevice: return deviceInfo.map { .success(.device($0)) } ?? .success(.accepted)
+        case .reportChannelCard(let channelId, _) where liveChannels.map({ !$0.contains(channelId) }) ?? false:
+            return .failure(.rejected(status: 404, message: "test: no such channel"))
+        default: return .success(.accepted)
+        }
     }
 
     // MARK: Reading what happened
