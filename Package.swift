@@ -52,7 +52,10 @@ let package = Package(
         .target(name: "APNsMock", dependencies: ["APNs", "ES256OpenSSL", "HTTP2Wire"], swiftSettings: strict),
         .target(name: "APNsTesting", dependencies: ["APNs"], swiftSettings: strict),
         // HPKE (RFC 9180) sealing of alert text to a device's key (privacy mode), on OpenSSL primitives.
-        .target(name: "Sealing", dependencies: ["COpenSSL", "OpenSSLSupport"], swiftSettings: strict),
+        // Implements ControlPlane's AlertSealing (wired by `lfg serve`), so ControlPlane itself has no crypto.
+        .target(
+            name: "Sealing", dependencies: ["COpenSSL", "OpenSSLSupport", "FleetCore", "ControlPlane", "APNs"],
+            swiftSettings: strict),
 
         // MARK: control plane
         .target(name: "HTTPTypes", swiftSettings: strict),
@@ -95,7 +98,7 @@ let package = Package(
             dependencies: [
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
                 "ControlPlane", "StoreSQLite", "StorePostgres", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
-                "Sealing",  // `lfg bench seal` only, until privacy mode seals alerts
+                "Sealing",
                 "HostAgent",
                 "QRCode",
             ],
@@ -122,7 +125,7 @@ let package = Package(
             name: "ControlPlaneTests",
             dependencies: [
                 "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "StorePostgres", "StoreSQL", "HTTPServer", "HTTPClient", "APNs",
-                "APNsMock", "ES256OpenSSL", "LFGCommand", "FleetApp", "FleetAppTesting", "QRCode", "QRCodeTesting",
+                "APNsMock", "ES256OpenSSL", "LFGCommand", "FleetApp", "FleetAppTesting", "QRCode", "QRCodeTesting", "Sealing",
             ],
             swiftSettings: strict
         ),
@@ -130,6 +133,7 @@ let package = Package(
             name: "FleetAppTests",
             dependencies: [
                 "FleetApp", "FleetAppTesting", "FleetCore", "HTTPTypes", "ControlPlane", "ControlPlaneTesting", "APNs",
+                "Sealing",
                 "HTTPServer", "HTTPClient", "AsyncTesting",  // the live connection against a real server on loopback
             ],
             swiftSettings: strict),
@@ -149,7 +153,8 @@ let package = Package(
         .testTarget(
             name: "HostAgentTests", dependencies: ["HostAgent", "LFGCommand", "LFGCommandTesting", "AsyncTesting"],
             swiftSettings: strict),
-        .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
+        .testTarget(
+            name: "SealingTests", dependencies: ["Sealing", "ControlPlane", "APNs", "FleetCore"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "QRCodeTesting"], swiftSettings: strict),
         .testTarget(
             name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer"],

@@ -64,7 +64,12 @@ import Testing
             let card = try #require(state.devices.first { $0.deviceId == DemoWorld.deviceID }?.card?.contentState)
             let visible = try #require(world.liveCards.first)
             #expect(world.liveCards.count == 1)
-            #expect(visible.content.isSame(as: card), "at \(second) s the phone shows \(visible.content), the server \(card)")
+            // Privacy mode (the demo's default): the server's card is wordless, the phone's may carry the words
+            // the app put back; they are the same card (FleetCore's one rule for the two writers).
+            #expect(card.isWordless)
+            #expect(
+                visible.content.isSame(as: card, words: .withheld),
+                "at \(second) s the phone shows \(visible.content), the server \(card)")
             #expect(card.needsInput == needsInput)
             // Beside the oldest question (the deploy permission, with Allow / Deny) the card keeps two rows.
             #expect(card.more == (second == 20 ? 3 : 0))
@@ -76,6 +81,10 @@ import Testing
         #expect(events.contains("start") && events.contains("update") && events.contains("end"))
         #expect(demo.standIn.state.records.allSatisfy { $0.status == 200 && $0.providerToken != nil })
         #expect(world.liveCards.isEmpty, "everything finished before the cycle's end")
+        // The leak check (contract 8.3): on, searched every push of the cycle, and found none of the demo's words.
+        #expect(demo.standIn.state.isCheckingLeaks)
+        #expect(demo.standIn.state.leakChecked >= events.count)
+        #expect(demo.standIn.state.leaks == [])
         try await expectQuestionsPlayedOut(demo, api: api, world: world)
     }
 

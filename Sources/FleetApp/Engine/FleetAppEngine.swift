@@ -144,6 +144,8 @@ public final class FleetAppEngine {
             manage(.pushTokenIssued(id, token))
         case .activityStateChanged(let id, let state, let content):
             manage(.activityStateChanged(id, state, content: content, fleet: host.fleetActivities))
+        case .contentChanged(let id, _):
+            restoreWords(on: id)
         }
     }
 
@@ -276,6 +278,15 @@ public final class FleetAppEngine {
         }
     }
 
+    /// Privacy mode (contract 8.3): a wordless push just wrote card `id`; put the words back, keeping the push's
+    /// counts, phases and stale date (``FleetActivityController/restoringWords(to:model:now:guards:)``).
+    func restoreWords(on id: ActivityID) {
+        guard let card = host.fleetActivities.first(where: { $0.id == id && $0.state == .active }),
+            let restored = controller.restoringWords(to: card, model: model, now: clock.now, guards: guards)
+        else { return }
+        host.update(id, to: restored, staleDate: card.staleDate)
+    }
+
     func manage(_ event: LiveActivityManager.Event) {
         let effects = manager.handle(event)
         record(.managed(event, effects))
@@ -314,6 +325,8 @@ public final class FleetAppEngine {
             env: configuration.environment, hiddenDirs: model.hiddenDirs, apnsToken: tokens.alert,
             widgetPushToken: tokens.widget)
         if configuration.requestsChannelCards { registration.liveActivityChannels = true }
+        registration.privacy = configuration.privacy
+        registration.sealKey = configuration.sealKey
         if server.name == configuration.defaultServer?.name {
             registration.appState = appState
             appStateSent = appState

@@ -54,6 +54,7 @@ final class Phone {
             defaultServerName: servers[0])
         configuration.requestsChannelCards = simulation.ios.supportsChannels
         configuration.cardStaleAfter = simulation.staleAfter
+        if simulation.privacy { configuration.privacy = true }
         rig = FleetAppTesting.SimulatedPhone(
             configuration: configuration, clock: simulation.clock.wallClock,
             behaviour: InMemoryActivityHost.Behaviour(
