@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .executable(name: "lfg", targets: ["lfg"]),
         .executable(name: "lfg-hook", targets: ["lfg-hook"]),
+        .executable(name: "lfg-host", targets: ["lfg-host"]),
         .library(name: "FleetCore", targets: ["FleetCore"]),
         .library(name: "FleetApp", targets: ["FleetApp"]),
         .library(name: "FleetAppApple", targets: ["FleetAppApple"]),
@@ -90,7 +91,12 @@ let package = Package(
         .target(name: "HookIntake", dependencies: ["FleetCore"], swiftSettings: strict),
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HookIntake", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
         // `lfg host`, the per-machine agent: its pure reducer and service files (no Foundation, no I/O).
-        .target(name: "HostAgent", dependencies: ["FleetCore"], swiftSettings: strict),
+        .target(name: "HostAgent", dependencies: ["FleetCore", "HookIntake"], swiftSettings: strict),
+        // Its POSIX edges: one poll loop, pidfd / kqueue process watch, libcurl heartbeat, child spawn. No Foundation.
+        .target(name: "CHostShims"),
+        .target(
+            name: "HostAgentPOSIX", dependencies: ["HostAgent", "HookIntake", "FleetCore", "CHostShims", "CCurl", "CCurlShims"],
+            swiftSettings: strict),
 
         // MARK: command line
         .target(
@@ -106,6 +112,11 @@ let package = Package(
         ),
         .target(name: "LFGCommandTesting", dependencies: ["LFGCommand"], swiftSettings: strict),
         .executableTarget(name: "lfg", dependencies: ["LFGCommand"], swiftSettings: strict),
+        // `lfg host`'s resident process (`lfg host` execs it): no Foundation, the Swift runtime linked in,
+        // so it stays a few MB resident (bench/host-idle.sh).
+        .executableTarget(
+            name: "lfg-host", dependencies: ["HostAgentPOSIX", "HostAgent", "HookIntake", "FleetCore"], swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]),
         // The hook's cheap start: no Foundation, so a burst of hooks costs little CPU (see HookIntake).
         // Linked fully static in release builds on Linux: no dynamic loader work at start (half its CPU).
         .executableTarget(
@@ -151,7 +162,8 @@ let package = Package(
             dependencies: ["HookAdapter", "LFGCommand", "LFGCommandTesting", "HTTPServer", "HTTPTypes", "AsyncTesting"], swiftSettings: strict),
         .testTarget(name: "HookIntakeTests", dependencies: ["HookIntake", "FleetCore", "AsyncTesting"], swiftSettings: strict),
         .testTarget(
-            name: "HostAgentTests", dependencies: ["HostAgent", "LFGCommand", "LFGCommandTesting", "AsyncTesting"],
+            name: "HostAgentTests",
+            dependencies: ["HostAgent", "HostAgentPOSIX", "HookIntake", "LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(
             name: "SealingTests", dependencies: ["Sealing", "ControlPlane", "APNs", "FleetCore"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import FleetCore
+import HookIntake
 
 /// The per-machine agent `lfg host` as a reducer: events in, effects out, no I/O.
 ///
@@ -37,7 +38,7 @@ public struct HostAgent: Hashable, Sendable {
     public private(set) var server: ServerReach = .notAskedYet
     public private(set) var drain: DrainState = .idle
     /// Sessions whose agent process is being watched, by session key.
-    public private(set) var watched: [String: WatchedProcess] = [:]
+    public private(set) var watched: [String: AgentProcessRecord] = [:]
     /// Sessions whose end is being recorded (their process is gone).
     public private(set) var ending: Set<String> = []
     /// When the next heartbeat is due.
@@ -66,7 +67,7 @@ public struct HostAgent: Hashable, Sendable {
             guard let process = watched[key], !ending.contains(key) else { return [] }
             ending.insert(key)
             return [
-                .log("session \(process.sid): its \(process.agent) process \(process.pid) is gone; ending the session"),
+                .log("session \(process.sid): its \(process.agent) process \(process.process.pid) is gone; ending the session"),
                 .recordSessionEnd(key: key, process),
             ]
         case .sessionEndRecorded(let key, let problem, _):
@@ -122,10 +123,12 @@ public struct HostAgent: Hashable, Sendable {
         return effects + [.wake(at: nextHeartbeatAt)]
     }
 
-    private mutating func scanned(_ records: [String: WatchedProcess]) -> [HostAgentEffect] {
+    private mutating func scanned(_ records: [String: AgentProcessRecord]) -> [HostAgentEffect] {
         var effects: [HostAgentEffect] = []
         for key in watched.keys.sorted() where !ending.contains(key) {
-            guard let record = records[key], record.isSameProcess(as: watched[key]!) else {
+            guard let record = records[key], record.process.pid == watched[key]!.process.pid,
+                record.process.startTime == watched[key]!.process.startTime
+            else {
                 // Ended by itself (its SessionEnd removed the record) or moved to another process.
                 watched[key] = nil
                 effects.append(.unwatch(key: key))

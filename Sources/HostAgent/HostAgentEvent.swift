@@ -1,4 +1,5 @@
 import FleetCore
+import HookIntake
 
 /// What happened to the host agent; each carries its own time (Unix seconds).
 public enum HostAgentEvent: Hashable, Sendable {
@@ -11,7 +12,7 @@ public enum HostAgentEvent: Hashable, Sendable {
     /// A hook rang the doorbell: something new is in the inbox.
     case doorbellRang(at: UnixTime)
     /// The hooks' agent process records as they are on disk now, by session key.
-    case agentsScanned([String: WatchedProcess], at: UnixTime)
+    case agentsScanned([String: AgentProcessRecord], at: UnixTime)
     /// The process of session `key` is gone (exited, killed, or no longer the recorded one).
     case agentExited(key: String, at: UnixTime)
     /// The end of session `key` is in the inbox (or could not be written: `problem`).
@@ -37,12 +38,12 @@ public enum HostAgentEffect: Hashable, Sendable {
     /// Read the agent process records, then feed ``HostAgentEvent/agentsScanned(_:at:)``.
     case scanAgents
     /// Start watching session `key`'s process; when it is gone (or already is), feed ``HostAgentEvent/agentExited(key:at:)``.
-    case watch(key: String, WatchedProcess)
+    case watch(key: String, AgentProcessRecord)
     /// Stop watching session `key` (it ended by itself, or moved to a new process).
     case unwatch(key: String)
     /// Record the session's end in the hook inbox, as its agent's own `SessionEnd` would have been, and
     /// remove its process record; then feed ``HostAgentEvent/sessionEndRecorded(key:problem:at:)``.
-    case recordSessionEnd(key: String, WatchedProcess)
+    case recordSessionEnd(key: String, AgentProcessRecord)
     /// Deliver every pending hook event and report now (one `lfg hooks drain` child); then feed
     /// ``HostAgentEvent/drainFinished(succeeded:at:)``.
     case startDrain

@@ -20,6 +20,7 @@ public enum LFG {
         HooksInstallCommand.self,
         HooksUninstallCommand.self,
         HooksDrainCommand.self,
+        HostCommand.self,
         HostInstallCommand.self,
         HostUninstallCommand.self,
         APNsMockCommand.self,

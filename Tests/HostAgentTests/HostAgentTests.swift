@@ -1,10 +1,12 @@
 import FleetCore
+import HookIntake
 import HostAgent
 import Testing
 
 @Suite("lfg host: the reducer")
 struct HostAgentTests {
-    static let claude = WatchedProcess(sid: "s1", host: "mbp", agent: "claude", pid: 4242, startTime: 77)
+    static let claude = AgentProcessRecord(
+        sid: "s1", host: "mbp", agent: "claude", process: AgentProcess(pid: 4242, startTime: 77, name: "claude", parentPID: 1), seenAt: 0)
 
     @Test("At start it heartbeats, reads the agent records and delivers whatever is pending")
     func start() {
@@ -79,7 +81,7 @@ struct HostAgentTests {
         var agent = HostAgent()
         _ = agent.handle(.agentsScanned(["s1": Self.claude], at: 1))
         var moved = Self.claude
-        moved.pid = 5000
+        moved.process.pid = 5000
         #expect(agent.handle(.agentsScanned(["s1": moved], at: 2)) == [.unwatch(key: "s1"), .watch(key: "s1", moved)])
         #expect(agent.handle(.agentsScanned([:], at: 3)) == [.unwatch(key: "s1")])
         #expect(agent.handle(.agentExited(key: "s1", at: 4)) == [])  // no longer watched: nothing to end

@@ -1,4 +1,10 @@
-import Foundation
+// Not Foundation: FleetCore is linked into the Foundation-free processes (`lfg-hook`, `lfg-host`), and
+// Foundation costs them ~30 MB resident and most of their start-up time.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The one source of Unix time (seconds) for everything that reads the wall clock: the server's
 /// watcher and API, the APNs provider (JWT `iat`, `aps.timestamp`), the hook, and the app's drivers.
@@ -16,5 +22,9 @@ public struct WallClock: Sendable {
     public var now: UnixTime { read() }
 
     /// The machine's (or the phone's) real clock: the one place live wall time is read.
-    public static let system = WallClock(now: { Date().timeIntervalSince1970 })
+    public static let system = WallClock(now: {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return UnixTime(time.tv_sec) + UnixTime(time.tv_nsec) / 1_000_000_000
+    })
 }
