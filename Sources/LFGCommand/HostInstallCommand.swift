@@ -24,14 +24,9 @@ public struct HostInstallCommand: Command {
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         executablePath = try arguments.value("--lfg")
-        let named = try arguments.value("--system")
-        if let named {
-            guard let system = ServiceSystem(rawValue: named) else { throw UsageError("--system takes linux or macos, not '\(named)'") }
-            self.system = system
-        } else {
-            system = .current
-        }
-        starts = !arguments.flag("--no-start") && named == nil
+        let choice = try ServiceSystem.chosen(&arguments)
+        system = choice.system
+        starts = !arguments.flag("--no-start") && !choice.isNamed
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
@@ -70,14 +65,9 @@ public struct HostUninstallCommand: Command {
     let stops: Bool
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        let named = try arguments.value("--system")
-        if let named {
-            guard let system = ServiceSystem(rawValue: named) else { throw UsageError("--system takes linux or macos, not '\(named)'") }
-            self.system = system
-        } else {
-            system = .current
-        }
-        stops = !arguments.flag("--no-stop") && named == nil
+        let choice = try ServiceSystem.chosen(&arguments)
+        system = choice.system
+        stops = !arguments.flag("--no-stop") && !choice.isNamed
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
@@ -98,6 +88,14 @@ public struct HostUninstallCommand: Command {
 enum ServiceSystem: String, Sendable {
     case linux
     case macos
+
+    /// `--system linux|macos` (only writes the file for that system: never starts or stops anything),
+    /// else this machine's.
+    static func chosen(_ arguments: inout ArgumentList) throws(UsageError) -> (system: ServiceSystem, isNamed: Bool) {
+        guard let named = try arguments.value("--system") else { return (.current, false) }
+        guard let system = ServiceSystem(rawValue: named) else { throw UsageError("--system takes linux or macos, not '\(named)'") }
+        return (system, true)
+    }
 
     static var current: ServiceSystem {
         #if os(macOS)

@@ -19,12 +19,10 @@ public final class LiveConnectionDriver {
     let fleet: FleetAppDriver
     let transport: any EventStreamTransport
     let phoneClock: WallClock
-    let sleeper: any Clock<Duration>
     var parser = ServerSentEventParser()
     var generation = 0
     var streamTask: Task<Void, Never>?
-    var timerTask: Task<Void, Never>?
-    var timerDue: UnixTime?
+    let timer: DeadlineTimer
 
     public init(
         fleet: FleetAppDriver, transport: any EventStreamTransport, phoneClock: WallClock,
@@ -33,7 +31,7 @@ public final class LiveConnectionDriver {
         self.fleet = fleet
         self.transport = transport
         self.phoneClock = phoneClock
-        self.sleeper = sleeper
+        self.timer = DeadlineTimer(clock: phoneClock, sleeper: sleeper)
         connection = LiveConnection(policy: policy)
         let previous = fleet.onCallAnswered
         fleet.onCallAnswered = { [weak self] call, error in
@@ -53,9 +51,7 @@ public final class LiveConnectionDriver {
     /// Closes the stream and cancels the timer (shutdown, tests).
     public func stop() {
         closeStream()
-        timerTask?.cancel()
-        timerTask = nil
-        timerDue = nil
+        timer.cancel()
     }
 
     // MARK: Carrying out
@@ -125,21 +121,8 @@ public final class LiveConnectionDriver {
     }
 
     func scheduleTimer() {
-        let due = connection.nextDeadline
-        guard due != timerDue else { return }
-        timerTask?.cancel()
-        timerDue = due
-        guard let due else { return }
-        let wait = max(0, due - phoneClock.now)
-        let sleeper = sleeper
-        timerTask = Task { [weak self] in
-            do {
-                try await sleeper.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up))), tolerance: nil)
-            } catch {
-                return
-            }
+        timer.schedule(connection.nextDeadline) { [weak self] in
             guard let self else { return }
-            self.timerDue = nil
             self.handle(.deadlineReached(at: self.phoneClock.now))
         }
     }

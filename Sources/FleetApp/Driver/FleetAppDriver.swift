@@ -14,10 +14,8 @@ public final class FleetAppDriver {
     let outbox = InMemoryControlPlaneOutbox()
     let client: any ControlPlaneClient
     let phoneClock: WallClock
-    let sleeper: any Clock<Duration>
     var callTasks: [CallID: Task<Void, Never>] = [:]
-    var timerTask: Task<Void, Never>?
-    var timerDue: UnixTime?
+    let timer: DeadlineTimer
     /// Called after every change the driver carries out (the app's view model re-reads the engine then).
     public var onChange: (() -> Void)?
     /// Called with each call's outcome (nil: it succeeded) once the engine has taken it: the live
@@ -30,7 +28,7 @@ public final class FleetAppDriver {
     ) {
         self.client = client
         self.phoneClock = phoneClock
-        self.sleeper = sleeper
+        self.timer = DeadlineTimer(clock: phoneClock, sleeper: sleeper)
         engine = FleetAppEngine(
             configuration: configuration, host: host, alerts: alerts, outbox: outbox, storage: storage, clock: phoneClock,
             guards: guards)
@@ -99,9 +97,7 @@ public final class FleetAppDriver {
     public func stop() {
         callTasks.values.forEach { $0.cancel() }
         callTasks = [:]
-        timerTask?.cancel()
-        timerTask = nil
-        timerDue = nil
+        timer.cancel()
     }
 
     // MARK: Carrying out
@@ -133,21 +129,8 @@ public final class FleetAppDriver {
     }
 
     func scheduleTimer() {
-        let due = engine.nextTimerDue
-        guard due != timerDue else { return }
-        timerTask?.cancel()
-        timerDue = due
-        guard let due else { return }
-        let wait = max(0, due - phoneClock.now)
-        let sleeper = sleeper
-        timerTask = Task { [weak self] in
-            do {
-                try await sleeper.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up))), tolerance: nil)
-            } catch {
-                return
-            }
+        timer.schedule(engine.nextTimerDue) { [weak self] in
             guard let self else { return }
-            self.timerDue = nil
             self.drive { $0.fireDueTimers() }
         }
     }
