@@ -85,7 +85,8 @@ let package = Package(
         // Reads a drawn code back with zbarimg: tests only.
         .target(name: "QRCodeTesting", dependencies: ["QRCode", "AsyncTesting"], swiftSettings: strict),
         .target(
-            name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
+            name: "Demo",
+            dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock", "Sealing"],
             swiftSettings: strict),
         // Foundation-free: what a hook's fast start and `lfg host` share (inbox record, doorbell, agent process).
         .target(name: "HookIntake", dependencies: ["FleetCore"], swiftSettings: strict),

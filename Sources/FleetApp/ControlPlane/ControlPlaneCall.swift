@@ -101,6 +101,8 @@ public enum ControlPlaneCall: Hashable, Sendable {
             if let channels = registration.liveActivityChannels { body["liveActivityChannels"] = .bool(channels) }
             if let token = registration.apnsToken { body["apnsToken"] = .string(token.hex) }
             if let token = registration.widgetPushToken { body["widgetPushToken"] = .string(token.hex) }
+            if let privacy = registration.privacy { body["privacy"] = .bool(privacy) }
+            if let sealKey = registration.sealKey { body["sealKey"] = .string(sealKey) }
             return body
         case .registerToken(let registration, let env, let deviceID):
             return ["token": .string(registration.token.hex), "env": .string(env.rawValue),

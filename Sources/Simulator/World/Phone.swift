@@ -250,6 +250,7 @@ final class Phone {
         case .sent(_, let call, let server): return "sent \(call.summary) to \(server)"
         case .answered(_, let call, let server, let error):
             return "answer to \(call.summary) from \(server)" + (error.map { ": \($0)" } ?? "")
+        case .sealKeyFailed(let error): return "seal key failed: \(error)"
         }
     }
 

@@ -6,6 +6,11 @@ public struct OpenedAlert: Hashable, Sendable {
     public var title: String
     public var body: String
 
+    public init(title: String, body: String) {
+        self.title = title
+        self.body = body
+    }
+
     public init(_ words: AlertWords) {
         title = words.title
         body = words.options.isEmpty ? words.body : words.body + "\n" + words.options.joined(separator: " · ")

@@ -33,6 +33,8 @@ public struct SealedAlertReader: Sendable {
         case unopenable
         /// It opened, but is not an alert's words.
         case notAlertWords
+        /// The phone holds no key (never made, or lost with the Keychain; the app makes and registers a new one).
+        case noKey
     }
 
     /// Reads the push's `lfgSeal` (`payload` is the push's top-level dictionary, as `userInfo` gives it).
