@@ -9,6 +9,7 @@ import Foundation
 import HTTPServer
 import HTTPTypes
 import HookAdapter
+import Sealing
 import StorePostgres
 import StoreSQLite
 
@@ -122,7 +123,7 @@ struct ServeParts: Sendable {
             store: store, gateway: gateway, decisionLog: decisionLog, policy: config.cardPolicy,
             tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
             questionNotifier: questionNotifier(config, sender: sender),
-            questionLifetime: Double(config.questionLifetimeSeconds))
+            questionLifetime: Double(config.questionLifetimeSeconds), alertSealing: HPKEAlertSealing())
         dependencies.coordinator = coordinator
         dependencies.leaseTTL = Double(config.leaseTTLMilliseconds) / 1000
         dependencies.leaseInterval = .milliseconds(config.leaseTTLMilliseconds / 3)
