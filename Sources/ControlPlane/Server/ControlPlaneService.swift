@@ -28,7 +28,6 @@ public actor ControlPlaneService {
         public var questionNotifier: (any QuestionNotifier)?
         /// Seconds until a question whose prompt gives no `expiresAt` expires (`LFG_QUESTION_TTL_S`).
         public var questionLifetime: Double
-<<<<<<< HEAD
         /// Several instances on one database (contract 8.4): the leases, inbox and notifications; nil
         /// when this instance is the only one (SQLite, tests), which then drives every device.
         public var coordinator: (any FleetCoordinator)? = nil
@@ -36,10 +35,8 @@ public actor ControlPlaneService {
         public var leaseTTL: Double = 3
         /// How often leases are renewed and free devices claimed.
         public var leaseInterval: Duration = .seconds(1)
-=======
         /// Seals private devices' alerts to their keys (contract 8.3); `lfg serve` wires Sealing's HPKE.
         public var alertSealing: any AlertSealing
->>>>>>> main
 
         public init(
             store: any Store, gateway: any PushGateway, decisionLog: any DecisionLogSink,
