@@ -114,7 +114,7 @@ struct ServeParts: Sendable {
         let reportProblem: @Sendable (String) -> Void = { context.writeError("lfg serve: \($0)\n") }
         let store = try openStore(config)
         let coordinator = try (store as? PostgresStore).map { store in
-            try PostgresCoordinator(store: store, instance: InstanceID.unique(), reportProblem: reportProblem)
+            try PostgresCoordinator(store: store, reportProblem: reportProblem)
         }
         let logPath = home + "/" + HomeFiles.decisionLog
         let decisionLog = try DecisionLogFile(path: logPath)
@@ -125,6 +125,7 @@ struct ServeParts: Sendable {
             questionNotifier: questionNotifier(config, sender: sender),
             questionLifetime: Double(config.questionLifetimeSeconds), alertSealing: HPKEAlertSealing())
         dependencies.coordinator = coordinator
+        if store is PostgresStore { dependencies.databaseRoundTrips = { PostgresRoundTrips.total } }
         dependencies.leaseTTL = Double(config.leaseTTLMilliseconds) / 1000
         dependencies.leaseInterval = .milliseconds(config.leaseTTLMilliseconds / 3)
         let service = ControlPlaneService(

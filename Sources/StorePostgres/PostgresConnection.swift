@@ -46,6 +46,7 @@ final class PostgresConnection: SQLDatabase {
 
     func execute(_ sql: String) throws(StoreError) {
         try reopenIfNeeded()
+        PostgresRoundTrips.note()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, operation: "execute \(sql.prefix(60))")
@@ -55,6 +56,7 @@ final class PostgresConnection: SQLDatabase {
         try reopenIfNeeded()
         let name = try statementName(sql)
         let texts = try values.map { value throws(StoreError) in try Self.parameterText(value, sql: sql) }
+        PostgresRoundTrips.note()
         let result = Self.withOptionalCStrings(texts) { pointers in
             PQexecPrepared(handle, name, Int32(texts.count), pointers, nil, nil, 0)
         }
@@ -117,6 +119,7 @@ final class PostgresConnection: SQLDatabase {
     private func statementName(_ sql: String) throws(StoreError) -> String {
         if let name = prepared[sql] { return name }
         let name = "lfg_\(prepared.count + 1)"
+        PostgresRoundTrips.note()
         let result = PQprepare(handle, name, Self.render(sql), 0, nil)
         defer { PQclear(result) }
         try check(result, operation: "prepare \(sql.prefix(60))")

@@ -18,11 +18,10 @@ public actor PostgresCoordinator: FleetCoordinator {
     private let listener: PostgresListener
     private let channels: CoordinationChannels
 
-    /// Connects to the database of `store` (same URL and schema; the store has migrated it).
-    public init(
-        store: PostgresStore, instance: InstanceID, reportProblem: @escaping @Sendable (String) -> Void = { _ in }
-    ) throws(StoreError) {
-        self.instance = instance
+    /// Connects to the database of `store` (same URL and schema; the store has migrated it), as the
+    /// store's instance.
+    public init(store: PostgresStore, reportProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(StoreError) {
+        instance = store.instance
         let options = "-c search_path=\(store.schema)"
         connection = try PostgresConnection(url: store.url, options: options)
         leases = try PostgresLeases(instance: instance, connection: PostgresConnection(url: store.url, options: options))
@@ -60,6 +59,50 @@ public actor PostgresCoordinator: FleetCoordinator {
             var revision: Int64 = 0
             try connection.run("SELECT value FROM fleet_revision WHERE id = 1", []) { row in revision = row.integer(0) }
             return (try StoreTables.loadShared(connection), revision)
+        }
+    }
+
+    public func loadFleetChanges(since revision: Int64) throws(StoreError) -> FleetChanges? {
+        try connection.transaction { () throws(StoreError) in
+            // One snapshot: the revision read is the one the rows read carry.
+            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            var current: Int64 = 0
+            var oldest: Int64?
+            try connection.run(
+                "SELECT (SELECT value FROM fleet_revision WHERE id = 1), (SELECT min(revision) FROM fleet_changes)", []
+            ) { row in
+                current = row.integer(0)
+                oldest = row.isNull(1) ? nil : row.integer(1)
+            }
+            var changes = FleetChanges(revision: current)
+            guard current > revision else { return changes }
+            // Complete only while every revision after `revision` is still logged.
+            guard let oldest, oldest <= revision + 1 else { return nil }
+            let others: [SQLValue] = [.integer(revision), .text(instance.rawValue)]
+            let decoder = JSONDecoder()
+            try connection.run(
+                "SELECT changed.key, sessions.report FROM (SELECT DISTINCT key FROM fleet_changes "
+                    + "WHERE revision > ?1 AND writer <> ?2 AND kind = 'session') AS changed "
+                    + "LEFT JOIN sessions ON sessions.sid = changed.key",
+                others
+            ) { row throws(StoreError) in
+                let report = try row.optionalText(1).map { text throws(StoreError) in
+                    do { return try decoder.decode(SessionReport.self, from: Data(text.utf8)) } catch {
+                        throw StoreError(operation: "read session \(row.text(0))", message: "\(error)")
+                    }
+                }
+                changes.sessions[SessionID(row.text(0))] = .some(report)
+            }
+            try connection.run(
+                "SELECT changed.key, hosts.last_seen, hosts.ttl_seconds FROM (SELECT DISTINCT key FROM fleet_changes "
+                    + "WHERE revision > ?1 AND writer <> ?2 AND kind = 'host') AS changed "
+                    + "LEFT JOIN hosts ON hosts.host = changed.key",
+                others
+            ) { row in
+                changes.hosts[HostID(row.text(0))] =
+                    row.isNull(1) ? .some(nil) : HostHeartbeat(lastSeen: row.real(1), ttlSeconds: row.real(2))
+            }
+            return changes
         }
     }
 

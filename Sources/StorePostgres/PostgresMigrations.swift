@@ -78,5 +78,14 @@ public enum PostgresMigrations {
             INSERT INTO device_leases (device_id) SELECT device_id FROM devices;
             """
         ),
+        StoreMigration(
+            "coordination_fleet_changes",
+            """
+            CREATE TABLE fleet_changes (
+                id BIGSERIAL PRIMARY KEY, revision BIGINT NOT NULL, writer TEXT NOT NULL, kind TEXT NOT NULL,
+                key TEXT NOT NULL);
+            CREATE INDEX fleet_changes_by_revision ON fleet_changes (revision);
+            """
+        ),
     ]
 }

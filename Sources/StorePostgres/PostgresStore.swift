@@ -16,13 +16,19 @@ public actor PostgresStore: Store {
     /// Several instances may start at once: migrations run under a transaction-scoped advisory lock,
     /// so each is applied exactly once.
     /// - Parameter schema: lower-case letters, digits and `_` (tests give each run its own).
-    public init(url: String, schema: String = "public", now: UnixTime = Date().timeIntervalSince1970) throws(StoreError) {
+    /// - Parameter instance: this process among those sharing the database: its commits are logged under
+    ///   it, so its ``PostgresCoordinator`` skips its own changes when reading the others'.
+    public init(
+        url: String, schema: String = "public", instance: InstanceID = .unique(),
+        now: UnixTime = Date().timeIntervalSince1970
+    ) throws(StoreError) {
         guard Self.isPlainIdentifier(schema) else {
             throw StoreError(
                 operation: "open schema", message: "'\(schema)' is not a plain schema name (a-z, 0-9, _; starts with a letter)")
         }
         self.schema = schema
         self.url = url
+        self.instance = instance
         connection = try PostgresConnection(url: url, options: "-c search_path=\(schema)")
         try Self.migrate(connection, schema: schema, now: now)
     }
@@ -32,6 +38,7 @@ public actor PostgresStore: Store {
 
     /// The URL and schema this store uses (for a ``PostgresCoordinator`` on the same database).
     public nonisolated let url: String
+    public nonisolated let instance: InstanceID
 
     public func load() throws(StoreError) -> StoreContents {
         // One snapshot: another instance committing between the table reads cannot tear the picture.
@@ -45,19 +52,34 @@ public actor PostgresStore: Store {
         guard !writes.isEmpty else { return }
         try connection.transaction { () throws(StoreError) in
             try StoreTables.apply(writes, to: connection)
-            try Self.noteShared(writes, on: connection, channels: CoordinationChannels(schema: schema))
+            try Self.noteShared(writes, writer: instance, on: connection, channels: CoordinationChannels(schema: schema))
         }
     }
 
-    /// Tells every instance sharing the database that the shared fleet changed: the revision moves in the
-    /// same transaction (so a reader that missed the notification sees it moved), and the NOTIFY is
-    /// delivered when the transaction commits, never before.
+    /// Tells every instance sharing the database that the shared fleet changed, in one round trip of the
+    /// commit's transaction: the revision moves on (so a reader that missed the notification sees it
+    /// moved), what changed is logged under it (``FleetChangeLog``; revisions no instance can need any
+    /// more are forgotten), and the NOTIFY is delivered when the transaction commits, never before.
     static func noteShared(
-        _ writes: [StoreWrite], on connection: PostgresConnection, channels: CoordinationChannels
+        _ writes: [StoreWrite], writer: InstanceID, on connection: PostgresConnection, channels: CoordinationChannels
     ) throws(StoreError) {
-        guard StoreTables.changesShared(writes) else { return }
-        try connection.run("UPDATE fleet_revision SET value = value + 1 WHERE id = 1")
-        try connection.run("SELECT pg_notify(?1, '')", [.text(channels.fleet)])
+        let changes = FleetChangeLog.entries(of: writes)
+        guard !changes.isEmpty else { return }
+        try connection.run(
+            """
+            WITH bumped AS (UPDATE fleet_revision SET value = value + 1 WHERE id = 1 RETURNING value),
+            logged AS (
+                INSERT INTO fleet_changes (revision, writer, kind, key)
+                SELECT bumped.value, ?1, change.kind, change.key
+                FROM bumped, unnest(?2::text[], ?3::text[]) AS change(kind, key)),
+            pruned AS (DELETE FROM fleet_changes WHERE revision <= (SELECT value FROM bumped) - ?4)
+            SELECT pg_notify(?5, (SELECT value FROM bumped)::text)
+            """,
+            [
+                .text(writer.rawValue), .text(FleetChangeLog.arrayLiteral(changes.map(\.kind))),
+                .text(FleetChangeLog.arrayLiteral(changes.map(\.key))), .integer(FleetChangeLog.retainedRevisions),
+                .text(channels.fleet),
+            ])
     }
 
     public func history(deviceId: DeviceID?, limit: Int) throws(StoreError) -> [CardHistoryRecord] {

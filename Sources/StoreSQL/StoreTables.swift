@@ -74,16 +74,6 @@ public enum StoreTables {
         return record
     }
 
-    /// Whether the sessions, hosts or questions (what every instance reads) change with `writes`.
-    public static func changesShared(_ writes: [StoreWrite]) -> Bool {
-        writes.contains { write in
-            switch write {
-            case .putSession, .deleteSession, .putHost, .putQuestion, .deleteQuestions: return true
-            default: return false
-            }
-        }
-    }
-
     static func token(_ row: some SQLRow) -> LiveActivityToken? {
         guard let kind = TokenKind(rawValue: row.text(1)), let env = PushEnvironment(rawValue: row.text(2)) else { return nil }
         return LiveActivityToken(kind: kind, env: env, hex: row.text(3), registeredAt: row.real(4))

@@ -72,6 +72,7 @@ final class SlowLoadCoordinator: FleetCoordinator {
     func claimNew(_ deviceId: DeviceID, ttl: Double) async throws(StoreError) -> Bool { false }
     func releaseAll() async throws(StoreError) {}
     func loadFleet() async throws(StoreError) -> (contents: StoreContents, revision: Int64) { (StoreContents(), 0) }
+    func loadFleetChanges(since revision: Int64) async throws(StoreError) -> FleetChanges? { FleetChanges(revision: 0) }
     func post(_ events: [DeviceInboxEvent]) async throws(StoreError) {}
     func takeInbox(for devices: Set<DeviceID>) async throws(StoreError) -> [InboxEntry] { [] }
     func deleteInbox(_ ids: [Int64]) async throws(StoreError) {}

@@ -39,8 +39,8 @@ extension ControlPlaneService {
     public func metricsText() -> String {
         metrics.prometheusText(
             gauges: ServiceMetrics.Gauges(
-                devicesDriven: heldDevices.count, eventStreams: events.subscriberCount, longPolls: questionWaiters.count,
+                devicesDriven: watcher.deviceIds.count, leasesHeld: heldDevices.count, eventStreams: events.subscriberCount, longPolls: questionWaiters.count,
                 isPushing: pushGateReason == nil && holdsFreshLeases),
-            storeCommitSeconds: commitTimes.current)
+            storeCommitSeconds: commitTimes.current, databaseRoundTrips: dependencies.databaseRoundTrips?())
     }
 }

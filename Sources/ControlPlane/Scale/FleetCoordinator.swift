@@ -42,6 +42,22 @@ public enum CoordinationNotice: Hashable, Sendable {
     case resumed
 }
 
+/// The sessions and hosts other instances changed after a fleet revision, each as it is now.
+public struct FleetChanges: Hashable, Sendable {
+    /// The fleet's revision these changes bring a reader up to.
+    public var revision: Int64
+    /// Each changed session's report now; nil: deleted.
+    public var sessions: [SessionID: SessionReport?]
+    /// Each changed host's heartbeat now; nil: gone.
+    public var hosts: [HostID: HostHeartbeat?]
+
+    public init(revision: Int64, sessions: [SessionID: SessionReport?] = [:], hosts: [HostID: HostHeartbeat?] = [:]) {
+        self.revision = revision
+        self.sessions = sessions
+        self.hosts = hosts
+    }
+}
+
 /// A device write queued by an instance that does not drive the device, for the one that does.
 public struct InboxEntry: Hashable, Sendable {
     public var id: Int64
@@ -74,6 +90,9 @@ public protocol FleetCoordinator: Sendable {
     func loadDevices(_ ids: Set<DeviceID>) async throws(StoreError) -> [DeviceID: DeviceRecord]
     /// The shared part of the store: sessions, hosts and questions (devices left out), and its revision.
     func loadFleet() async throws(StoreError) -> (contents: StoreContents, revision: Int64)
+    /// What the other instances changed in the shared fleet after `revision`, read in one snapshot; nil
+    /// when that is no longer known (the change log was pruned past it): load the whole fleet instead.
+    func loadFleetChanges(since revision: Int64) async throws(StoreError) -> FleetChanges?
     /// Queues device writes for their owners (one transaction), then notifies them.
     func post(_ events: [DeviceInboxEvent]) async throws(StoreError)
     /// Every queued write for `devices`, oldest first.

@@ -224,7 +224,8 @@ extension ControlPlaneService {
         } while coordination.isInboxDrainOwed
     }
 
-    /// Replaces the sessions and hosts with the shared store's, and tells `/api/events` what changed.
+    /// Brings the sessions and hosts up to the shared store's: the other instances' changes since the last
+    /// load, or everything when those are no longer known; tells `/api/events` what changed.
     func reloadFleet() async {
         guard let coordinator = dependencies.coordinator else { return }
         guard !coordination.isReloadingFleet else {
@@ -236,25 +237,52 @@ extension ControlPlaneService {
         repeat {
             coordination.isFleetReloadOwed = false
             do {
-                let (contents, revision) = try await coordinator.loadFleet()
-                await acquire()
-                let before = fleet
-                // Changed as if reported here: the revision moves on and a changed session counts as heard now
-                // (the silence rule), while an unchanged one keeps when it was last heard.
-                let heardAt = now
-                for (sid, report) in contents.sessions where before.sessions[sid] != report {
-                    fleet.put(sid, report, heardAt: heardAt)
+                let since = coordination.fleetRevision
+                if since >= 0, let changes = try await coordinator.loadFleetChanges(since: since) {
+                    await applyFleetChanges(changes)
+                } else {
+                    await replaceFleet(try await coordinator.loadFleet())
                 }
-                for sid in before.sessions.keys where contents.sessions[sid] == nil { fleet.remove(sid) }
-                for (host, heartbeat) in contents.hosts where before.hosts[host] != heartbeat { fleet.heartbeat(host, heartbeat) }
-                coordination.fleetRevision = revision
-                release()
-                publishChanges(from: before.sessions, to: contents.sessions)
-                noteChange()
             } catch {
                 dependencies.reportProblem("reloading the shared fleet failed: \(error); retried next round")
             }
         } while coordination.isFleetReloadOwed
+    }
+
+    /// The other instances' changes, each as if reported here: heard now, even when its report did not
+    /// change (an agent that keeps reporting the same state is not silent, whichever instance it reaches).
+    private func applyFleetChanges(_ changes: FleetChanges) async {
+        await acquire()
+        let before = changes.sessions.keys.reduce(into: [SessionID: SessionReport]()) { $0[$1] = fleet.sessions[$1] }
+        let heardAt = now
+        for (sid, report) in changes.sessions {
+            if let report { fleet.put(sid, report, heardAt: heardAt) } else { fleet.remove(sid) }
+        }
+        for case (let host, let heartbeat?) in changes.hosts { fleet.heartbeat(host, heartbeat) }
+        coordination.fleetRevision = max(coordination.fleetRevision, changes.revision)
+        release()
+        guard !changes.sessions.isEmpty || !changes.hosts.isEmpty else { return }
+        publishChanges(from: before, to: changes.sessions.compactMapValues { $0 })
+        noteChange()
+    }
+
+    /// The whole shared fleet, replacing this instance's picture of it.
+    private func replaceFleet(_ loaded: (contents: StoreContents, revision: Int64)) async {
+        let contents = loaded.contents
+        await acquire()
+        let before = fleet
+        // Changed as if reported here: the revision moves on and a changed session counts as heard now
+        // (the silence rule), while an unchanged one keeps when it was last heard.
+        let heardAt = now
+        for (sid, report) in contents.sessions where before.sessions[sid] != report {
+            fleet.put(sid, report, heardAt: heardAt)
+        }
+        for sid in before.sessions.keys where contents.sessions[sid] == nil { fleet.remove(sid) }
+        for (host, heartbeat) in contents.hosts where before.hosts[host] != heartbeat { fleet.heartbeat(host, heartbeat) }
+        coordination.fleetRevision = loaded.revision
+        release()
+        publishChanges(from: before.sessions, to: contents.sessions)
+        noteChange()
     }
 
     private func publishChanges(from before: [SessionID: SessionReport], to after: [SessionID: SessionReport]) {

@@ -35,6 +35,8 @@ public actor ControlPlaneService {
         public var leaseTTL: Double = 3
         /// How often leases are renewed and free devices claimed.
         public var leaseInterval: Duration = .seconds(1)
+        /// Round trips to the database so far, for `GET /metrics` (PostgreSQL); nil when not counted.
+        public var databaseRoundTrips: (@Sendable () -> Int)? = nil
         /// Seals private devices' alerts to their keys (contract 8.3); `lfg serve` wires Sealing's HPKE.
         public var alertSealing: any AlertSealing
 

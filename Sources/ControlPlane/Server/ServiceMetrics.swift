@@ -40,13 +40,16 @@ struct ServiceMetrics {
     /// Values read at scrape time.
     struct Gauges {
         var devicesDriven: Int
+        /// Device leases held (sharing a database; every device when alone), loaded or not yet.
+        var leasesHeld: Int
         var eventStreams: Int
         var longPolls: Int
         var isPushing: Bool
     }
 
     /// The Prometheus text exposition (format 0.0.4).
-    func prometheusText(gauges: Gauges, storeCommitSeconds: DurationSummary) -> String {
+    /// - Parameter databaseRoundTrips: round trips to the database so far (PostgreSQL); nil leaves the family out.
+    func prometheusText(gauges: Gauges, storeCommitSeconds: DurationSummary, databaseRoundTrips: Int? = nil) -> String {
         var lines: [String] = []
         func family(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
             lines.append("# HELP \(name) \(help)")
@@ -66,6 +69,13 @@ struct ServiceMetrics {
             family(name, "summary", help, [("_count", "\(summary.count)"), ("_sum", "\(summary.sum)")])
         }
         family("lfg_devices_driven", "gauge", "Devices whose card this instance drives.", [("", "\(gauges.devicesDriven)")])
+        family("lfg_device_leases_held", "gauge", "Device leases this instance holds.", [("", "\(gauges.leasesHeld)")])
+        if let databaseRoundTrips {
+            family(
+                "lfg_database_round_trips_total", "counter",
+                "Round trips to the database by this process (statements, prepares, BEGIN and COMMIT).",
+                [("", "\(databaseRoundTrips)")])
+        }
         family(
             "lfg_lease_changes_total", "counter", "Device leases gained, lost (expired or taken) and given up.",
             [("{change=\"gained\"}", "\(leasesGained)"), ("{change=\"lost\"}", "\(leasesLost)"), ("{change=\"shed\"}", "\(leasesShed)")])

@@ -1,0 +1,452 @@
+#!/usr/bin/env python3
+"""Scale-out bench (issue 18): the same fleet on 1 and on 3 `lfg serve` instances sharing one PostgreSQL
+database, pushing to the APNs stand-in (`lfg apns-mock`). Run through bench/instances.sh, which builds lfg
+in release and starts a throwaway PostgreSQL cluster (LFG_TEST_DATABASE_URL).
+
+The fleet (one owner; every device's card shows the sessions its hiddenDirs do not hide):
+  - SESSIONS sessions under /work/p0..p99 on 20 hosts (a third idle, the rest working);
+  - DEVICES devices with an update token each: all but PROBES hide /probe (they show the /work fleet);
+    the PROBES probe devices hide /work and one of the two probe folders (group a shows /probe/a, group b
+    /probe/b), so a probe report changes only its group's cards and its push can be timed per device.
+Load, for WINDOW seconds per configuration, spread round-robin over the instances:
+  - background reports at RATE per second: a working session re-reports its unchanged state (what most hook
+    reports are); each one is committed, announced to the other instances and re-reduced, but no card changes;
+  - a probe report every 3 s, alternating groups (each group's cards change every 6 s, past the 5 s
+    routine-push interval, so the priority budget never holds one back): the probe session toggles busy.
+Measured per configuration: report -> push leaving (send time to the stand-in's receipt, loopback) p50/p99
+over every probe device's push; database round trips per tick (lfg_database_round_trips_total /
+lfg_tick_seconds_count, from each instance's /metrics); resident memory (VmRSS) per instance; and for 3
+instances the takeover after kill -9 of one: until the survivors drive every device again, and until each
+of the killed instance's probe devices is pushed again (a probe report for both groups right after the kill).
+Prints human-readable lines and a final JSON object.
+"""
+import argparse
+import http.client
+import json
+import os
+import queue
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+TOKEN = "bench-token-0123456789abcdef"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def device_hex(index):
+    # The stand-in prints the first 8 hex digits of a token: the device's index.
+    return "%08x" % index + "ab" * 28
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] if ordered else float("nan")
+
+
+class Mock:
+    """`lfg apns-mock` on a free port; every device push it answered: (receipt time, token prefix, connection)."""
+
+    def __init__(self, lfg):
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [lfg, "apns-mock", "--port", str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.lock = threading.Lock()
+        self.pushes = []
+        self.ready = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+        if not self.ready.wait(30):
+            raise SystemExit("bench: the APNs stand-in did not start")
+
+    def _read(self):
+        for line in self.process.stdout:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if "listening" in record:
+                self.ready.set()
+            elif record.get("kind") == "device":
+                with self.lock:
+                    self.pushes.append((record["ts"], record["token"], record["connection"]))
+
+    def since(self, start):
+        with self.lock:
+            return [push for push in self.pushes if push[0] >= start]
+
+    def stop(self):
+        self.process.send_signal(signal.SIGINT)
+        self.process.wait(10)
+
+
+class Instance:
+    def __init__(self, lfg, environment, log_dir, index):
+        self.port = free_port()
+        self.home = tempfile.mkdtemp(prefix="lfg-bench-home-")
+        env = dict(environment, LFG_HOME=self.home)
+        self.log = open(os.path.join(log_dir, "instance-%d-%d.log" % (index, self.port)), "w")
+        self.process = subprocess.Popen(
+            [lfg, "serve", "--port", str(self.port)], env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                status, _ = self.request("GET", "/readyz", None, auth=False)
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            if self.process.poll() is not None:
+                raise SystemExit("bench: lfg serve exited at start; see " + self.log.name)
+            time.sleep(0.2)
+        raise SystemExit("bench: lfg serve did not become ready; see " + self.log.name)
+
+    def request(self, method, path, body, auth=True, connection=None):
+        own = connection is None
+        connection = connection or http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = {"Content-Type": "application/json"}
+        if auth:
+            headers["Authorization"] = "Bearer " + TOKEN
+        connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        if own:
+            connection.close()
+        return response.status, data
+
+    def metrics(self):
+        status, data = self.request("GET", "/metrics", None)
+        values = {}
+        for line in data.decode().splitlines():
+            if line and not line.startswith("#"):
+                name, _, value = line.rpartition(" ")
+                values[name] = float(value)
+        return values
+
+    def rss_mb(self):
+        with open("/proc/%d/status" % self.process.pid) as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log.close()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+class Clients:
+    """Keep-alive connections per instance and thread, so calls cost a request, not a TCP handshake."""
+
+    def __init__(self, instances):
+        self.instances = instances
+        self.local = threading.local()
+
+    def call(self, index, method, path, body):
+        instance = self.instances[index % len(self.instances)]
+        connections = getattr(self.local, "connections", None)
+        if connections is None:
+            connections = self.local.connections = {}
+        key = instance.port
+        for attempt in (0, 1):
+            connection = connections.get(key)
+            if connection is None:
+                connection = connections[key] = http.client.HTTPConnection("127.0.0.1", instance.port, timeout=30)
+            try:
+                status, data = instance.request(method, path, body, connection=connection)
+                break
+            except (http.client.HTTPException, OSError):
+                connection.close()
+                connections.pop(key, None)
+                if attempt == 1:
+                    raise
+        if not 200 <= status < 300:
+            raise SystemExit("bench: %s %s answered %d: %s" % (method, path, status, data[:200]))
+
+
+def in_parallel(jobs, threads, work):
+    """Runs work(job) for every job on `threads` threads."""
+    pending = queue.Queue()
+    for job in jobs:
+        pending.put(job)
+    failures = []
+
+    def worker():
+        while True:
+            try:
+                job = pending.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                work(job)
+            except BaseException as error:  # reported below, the run fails
+                failures.append(error)
+                return
+
+    workers = [threading.Thread(target=worker) for _ in range(threads)]
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join()
+    if failures:
+        raise SystemExit("bench: %s" % failures[0])
+
+
+def session_report(index):
+    return {"title": "Task %d" % index, "host": "host-%d" % (index % 20), "cwd": "/work/p%d" % (index % 100),
+            "busy": index % 3 != 0}
+
+
+def probe_group(device):
+    return "a" if device % 2 == 0 else "b"
+
+
+def seed(clients, args):
+    started = time.time()
+    in_parallel(range(args.sessions), 8, lambda i: clients.call(i, "PUT", "/api/sessions/s%d" % i, session_report(i)))
+    for group in "ab":
+        clients.call(0, "PUT", "/api/sessions/probe-" + group,
+                     {"title": "Probe " + group, "cwd": "/probe/" + group, "busy": False})
+
+    def register(device):
+        if device < args.probes:
+            hidden = ["/work", "/probe/" + ("b" if probe_group(device) == "a" else "a")]
+        else:
+            hidden = ["/probe"]
+        clients.call(device, "PUT", "/api/devices/dev-%d" % device, {"env": "sandbox", "hiddenDirs": hidden})
+        clients.call(device, "POST", "/api/push/live-activity/update-token",
+                     {"token": device_hex(device), "env": "sandbox", "deviceId": "dev-%d" % device})
+
+    in_parallel(range(args.devices), 8, register)
+    return time.time() - started
+
+
+def wait_until_driven(instances, devices, limit, balanced=False):
+    """Seconds until the instances drive `devices` between them (and, if balanced, each its fair share)."""
+    started = time.time()
+    share = -(-devices // len(instances))
+    while time.time() - started < limit:
+        driven = [instance.metrics().get("lfg_devices_driven", 0) for instance in instances]
+        if sum(driven) == devices and (not balanced or max(driven) <= share):
+            return time.time() - started, driven
+        time.sleep(0.1)
+    raise SystemExit("bench: after %.0f s the instances drive %s of %d devices" % (limit, driven, devices))
+
+
+def steady_window(instances, clients, mock, args, log):
+    """Background reports and probe reports for args.window seconds; returns the figures."""
+    before = [instance.metrics() for instance in instances]
+    probes = []  # (sent at, group)
+    stop = threading.Event()
+    sent = [0]
+
+    def background(worker):
+        # Each worker paces its own share of the rate; a late one catches up rather than drifting.
+        interval = args.threads / args.rate
+        next_at = time.time() + worker * interval / args.threads
+        index = worker
+        while not stop.is_set():
+            now = time.time()
+            if now < next_at:
+                time.sleep(next_at - now)
+                continue
+            session = (index * 7919) % args.sessions
+            if session % 3 == 0:
+                session += 1  # a working one
+            clients.call(index, "PUT", "/api/sessions/s%d" % session, session_report(session))
+            sent[0] += 1
+            index += args.threads
+            next_at += interval
+
+    workers = [threading.Thread(target=background, args=(worker,)) for worker in range(args.threads)]
+    for thread in workers:
+        thread.start()
+    started = time.time()
+    probe_count = 0
+    while time.time() - started < args.window:
+        group = "ab"[probe_count % 2]
+        busy = (probe_count // 2) % 2 == 0
+        at = time.time()
+        clients.call(probe_count, "PUT", "/api/sessions/probe-" + group,
+                     {"title": "Probe " + group, "cwd": "/probe/" + group, "busy": busy})
+        probes.append((at, group))
+        probe_count += 1
+        time.sleep(max(0, at + 3 - time.time()))
+    stop.set()
+    for thread in workers:
+        thread.join()
+    elapsed = time.time() - started
+    time.sleep(2)  # the last probe's pushes
+    after = [instance.metrics() for instance in instances]
+    latencies = probe_latencies(mock, probes, args)
+    trips = sum(a.get("lfg_database_round_trips_total", 0) - b.get("lfg_database_round_trips_total", 0)
+                for a, b in zip(after, before))
+    ticks = sum(a.get("lfg_tick_seconds_count", 0) - b.get("lfg_tick_seconds_count", 0) for a, b in zip(after, before))
+    figures = {
+        "instances": len(instances), "windowSeconds": round(elapsed, 1), "backgroundReportsPerSecond": round(sent[0] / elapsed, 1),
+        "probeReports": len(probes), "pushSamples": len(latencies["samples"]),
+        "reportToPushP50Ms": latencies["p50"], "reportToPushP99Ms": latencies["p99"], "missedProbePushes": latencies["missed"],
+        "roundTripsPerTick": round(trips / ticks, 1) if ticks else None, "roundTripsPerSecond": round(trips / elapsed, 1),
+        "ticksPerSecondPerInstance": round(ticks / elapsed / len(instances), 1),
+        "rssMegabytes": [round(instance.rss_mb(), 1) for instance in instances],
+    }
+    log("  %d instance(s): %d background reports/s, %d probe reports -> %d pushes: p50 %.1f ms, p99 %.1f ms (%d missed); "
+        "%.1f database round trips per tick (%.0f/s); RSS %s MB"
+        % (len(instances), figures["backgroundReportsPerSecond"], len(probes), figures["pushSamples"], latencies["p50"],
+           latencies["p99"], latencies["missed"], figures["roundTripsPerTick"] or 0, figures["roundTripsPerSecond"],
+           figures["rssMegabytes"]))
+    return figures
+
+
+def probe_latencies(mock, probes, args):
+    """For each probe report, every device of its group: the first push after it was sent."""
+    pushes = mock.since(probes[0][0]) if probes else []
+    by_token = {}
+    for at, token, _ in pushes:
+        by_token.setdefault(token, []).append(at)
+    samples = []
+    missed = 0
+    for number, (sent, group) in enumerate(probes):
+        next_sent = probes[number + 1][0] if number + 1 < len(probes) else float("inf")
+        for device in range(args.probes):
+            if probe_group(device) != group:
+                continue
+            times = [t for t in by_token.get(device_hex(device)[:8], []) if sent <= t < next_sent + 3]
+            if times:
+                samples.append((min(times) - sent) * 1000)
+            else:
+                missed += 1
+    return {"samples": samples, "p50": round(percentile(samples, 0.5), 1), "p99": round(percentile(samples, 0.99), 1),
+            "missed": missed}
+
+
+def takeover(instances, clients, mock, args, owned_by, log):
+    """kill -9 of instance 0 mid-run; returns the survivors and the figures."""
+    victim = instances[0]
+    owned = owned_by(victim.process.pid)
+    killed_probes = [d for d in range(args.probes) if "dev-%d" % d in owned]
+    survivors = instances[1:]
+    clients.instances = survivors
+    killed_at = time.time()
+    victim.process.send_signal(signal.SIGKILL)
+    victim.process.wait()
+    # A change for every probe card, sent to a survivor at once: the killed instance's probe cards show
+    # it once their new owner has taken them over.
+    for group in "ab":
+        clients.call(0, "PUT", "/api/sessions/probe-" + group,
+                     {"title": "Probe " + group + " after the kill", "cwd": "/probe/" + group, "busy": True})
+    _, driven = wait_until_driven(survivors, args.devices, 60)
+    all_driven = time.time() - killed_at
+    deadline = time.time() + 30
+    pushed = {}
+    while time.time() < deadline and len(pushed) < len(killed_probes):
+        for at, token, _ in mock.since(killed_at):
+            for device in killed_probes:
+                if token == device_hex(device)[:8] and device not in pushed:
+                    pushed[device] = at - killed_at
+        time.sleep(0.1)
+    figures = {
+        "killedInstanceDevices": len(owned), "allDrivenAgainSeconds": round(all_driven, 2), "drivenAfter": driven,
+        "probeCardsOfKilledInstance": len(killed_probes), "probeCardsPushedAgain": len(pushed),
+        "probePushedAgainMedianSeconds": round(statistics.median(pushed.values()), 2) if pushed else None,
+        "probePushedAgainMaxSeconds": round(max(pushed.values()), 2) if pushed else None,
+    }
+    log("  kill -9 of an instance driving %d devices: the survivors drive all %d again %.2f s after it; its %d probe "
+        "cards pushed again after median %s s, max %s s (%d of %d)"
+        % (len(owned), args.devices, all_driven, len(killed_probes), figures["probePushedAgainMedianSeconds"],
+           figures["probePushedAgainMaxSeconds"], len(pushed), len(killed_probes)))
+    return survivors, figures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--devices", type=int, default=10_000)
+    parser.add_argument("--sessions", type=int, default=50_000)
+    parser.add_argument("--probes", type=int, default=30, help="probe devices (two groups)")
+    parser.add_argument("--rate", type=float, default=50, help="background reports per second")
+    parser.add_argument("--window", type=float, default=40, help="seconds of load per configuration")
+    parser.add_argument("--threads", type=int, default=4, help="threads sending background reports")
+    args = parser.parse_args()
+    lfg = os.environ.get("LFG_BIN", ".build/release/lfg")
+    url = os.environ.get("LFG_TEST_DATABASE_URL") or sys.exit("bench: LFG_TEST_DATABASE_URL is not set (run bench/instances.sh)")
+    psql = os.path.join(os.environ.get("LFG_POSTGRES_BINDIR", "/usr/bin"), "psql")
+    schema = "bench_%d" % os.getpid()
+    work = tempfile.mkdtemp(prefix="lfg-bench-instances-")
+    key = os.path.join(work, "key.p8")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key],
+                   check=True, stderr=subprocess.DEVNULL)
+    load_before = os.getloadavg()
+    started = time.time()
+
+    def log(line):
+        print(line, flush=True)
+
+    def owned_by(pid):
+        query = "SELECT device_id FROM %s.device_leases WHERE owner LIKE '%%-%d-%%' AND expires_at > now()" % (schema, pid)
+        out = subprocess.run([psql, url, "-At", "-c", query], check=True, capture_output=True, text=True).stdout
+        return set(out.split())
+
+    log("bench/instances: %d devices (%d probes), %d sessions, %.0f background reports/s, %.0f s windows; "
+        "load average %.1f on %d cores before" % (args.devices, args.probes, args.sessions, args.rate, args.window,
+                                                    load_before[0], os.cpu_count()))
+    mock = Mock(lfg)
+    environment = dict(os.environ)
+    environment.update({
+        "LFG_AUTH_TOKEN": TOKEN, "LFG_LIVE_ACTIVITIES": "1", "LFG_APNS_KEY_FILE": key, "LFG_APNS_KEY_ID": "KEY1234567",
+        "LFG_APNS_TEAM_ID": "TEAM123456", "LFG_APNS_BUNDLE_ID": "com.example.lfg",
+        "LFG_APNS_SANDBOX_URL": "http://127.0.0.1:%d" % mock.port, "LFG_APNS_PRODUCTION_URL": "http://127.0.0.1:%d" % mock.port,
+        "LFG_DATABASE_URL": url, "LFG_DATABASE_SCHEMA": schema,
+    })
+    running = []
+    results = {"devices": args.devices, "sessions": args.sessions, "probes": args.probes, "cores": os.cpu_count(),
+               "loadBefore": round(load_before[0], 1)}
+    try:
+        one = Instance(lfg, environment, work, 0)
+        running.append(one)
+        seeded = seed(Clients([one]), args)
+        log("  seeded through one instance in %.0f s" % seeded)
+        wait_until_driven([one], args.devices, 120)
+        time.sleep(6)  # the registration pushes settle and every card's routine interval passes
+        results["oneInstance"] = steady_window([one], Clients([one]), mock, args, log)
+        one.stop(signal.SIGTERM)
+        running.remove(one)
+        three = []
+        for index in range(3):
+            three.append(Instance(lfg, environment, work, index + 1))
+            running.append(three[-1])
+        balanced, driven = wait_until_driven(three, args.devices, 180, balanced=True)
+        log("  three instances on the same database share the devices %s after %.1f s" % (driven, balanced))
+        time.sleep(6)
+        clients = Clients(three)
+        results["threeInstances"] = steady_window(three, clients, mock, args, log)
+        survivors, results["takeover"] = takeover(three, clients, mock, args, owned_by, log)
+        running.remove(three[0])
+    finally:
+        for instance in running:
+            instance.stop()
+        mock.stop()
+        shutil.rmtree(work, ignore_errors=True)
+        subprocess.run([psql, url, "-q", "-c", "DROP SCHEMA IF EXISTS %s CASCADE" % schema], capture_output=True)
+    results["loadAfter"] = round(os.getloadavg()[0], 1)
+    results["seconds"] = round(time.time() - started)
+    log("  load average %.1f after; %d s in all" % (results["loadAfter"], results["seconds"]))
+    print(json.dumps(results, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
