@@ -220,6 +220,9 @@ def seed(clients, args):
     started = time.time()
     in_parallel(range(args.sessions), 8, lambda i: clients.call(i, "PUT", "/api/sessions/s%d" % i, session_report(i)))
     for group in "ab":
+        # A session that always works keeps each probe card alive (a card with nothing active ends).
+        clients.call(0, "PUT", "/api/sessions/probe-%s-steady" % group,
+                     {"title": "Steady " + group, "cwd": "/probe/" + group, "busy": True})
         clients.call(0, "PUT", "/api/sessions/probe-" + group,
                      {"title": "Probe " + group, "cwd": "/probe/" + group, "busy": False})
 
@@ -248,8 +251,24 @@ def wait_until_driven(instances, devices, limit, balanced=False):
     raise SystemExit("bench: after %.0f s the instances drive %s of %d devices" % (limit, driven, devices))
 
 
+# Each probe session's busy flag as last sent: every probe report flips it, so every one changes the cards.
+PROBE_BUSY = {"a": False, "b": False}
+
+
+def settle(mock, limit=120):
+    """Waits until the cards stop moving (under 10 pushes in 2 s); returns (seconds, pushes meanwhile)."""
+    started = time.time()
+    while time.time() - started < limit:
+        time.sleep(1)
+        if len(mock.since(time.time() - 2)) < 10:
+            break
+    return time.time() - started, len(mock.since(started))
+
+
 def steady_window(instances, clients, mock, args, log):
     """Background reports and probe reports for args.window seconds; returns the figures."""
+    settled, settling_pushes = settle(mock)
+    log("  %d instance(s): cards settled after %.0f s (%d pushes meanwhile)" % (len(instances), settled, settling_pushes))
     before = [instance.metrics() for instance in instances]
     probes = []  # (sent at, group)
     stop = threading.Event()
@@ -280,7 +299,7 @@ def steady_window(instances, clients, mock, args, log):
     probe_count = 0
     while time.time() - started < args.window:
         group = "ab"[probe_count % 2]
-        busy = (probe_count // 2) % 2 == 0
+        PROBE_BUSY[group] = busy = not PROBE_BUSY[group]
         at = time.time()
         clients.call(probe_count, "PUT", "/api/sessions/probe-" + group,
                      {"title": "Probe " + group, "cwd": "/probe/" + group, "busy": busy})
@@ -294,17 +313,21 @@ def steady_window(instances, clients, mock, args, log):
     time.sleep(2)  # the last probe's pushes
     after = [instance.metrics() for instance in instances]
     latencies = probe_latencies(mock, probes, args)
+    pushes = mock.since(started)
     trips = sum(a.get("lfg_database_round_trips_total", 0) - b.get("lfg_database_round_trips_total", 0)
                 for a, b in zip(after, before))
     ticks = sum(a.get("lfg_tick_seconds_count", 0) - b.get("lfg_tick_seconds_count", 0) for a, b in zip(after, before))
     figures = {
-        "instances": len(instances), "windowSeconds": round(elapsed, 1), "backgroundReportsPerSecond": round(sent[0] / elapsed, 1),
-        "probeReports": len(probes), "pushSamples": len(latencies["samples"]),
+        "instances": len(instances), "settledSeconds": round(settled), "settlingPushes": settling_pushes,
+        "windowSeconds": round(elapsed, 1), "backgroundReportsPerSecond": round(sent[0] / elapsed, 1),
+        "probeReports": len(probes), "pushSamples": len(latencies["samples"]), "pushesInWindow": len(pushes),
         "reportToPushP50Ms": latencies["p50"], "reportToPushP99Ms": latencies["p99"], "missedProbePushes": latencies["missed"],
         "roundTripsPerTick": round(trips / ticks, 1) if ticks else None, "roundTripsPerSecond": round(trips / elapsed, 1),
         "ticksPerSecondPerInstance": round(ticks / elapsed / len(instances), 1),
         "rssMegabytes": [round(instance.rss_mb(), 1) for instance in instances],
     }
+    if os.environ.get("LFG_BENCH_DEBUG"):
+        log("  pushes in the window: %s" % pushes[:20])
     log("  %d instance(s): %d background reports/s, %d probe reports -> %d pushes: p50 %.1f ms, p99 %.1f ms (%d missed); "
         "%.1f database round trips per tick (%.0f/s); RSS %s MB"
         % (len(instances), figures["backgroundReportsPerSecond"], len(probes), figures["pushSamples"], latencies["p50"],
@@ -348,8 +371,9 @@ def takeover(instances, clients, mock, args, owned_by, log):
     # A change for every probe card, sent to a survivor at once: the killed instance's probe cards show
     # it once their new owner has taken them over.
     for group in "ab":
+        PROBE_BUSY[group] = not PROBE_BUSY[group]
         clients.call(0, "PUT", "/api/sessions/probe-" + group,
-                     {"title": "Probe " + group + " after the kill", "cwd": "/probe/" + group, "busy": True})
+                     {"title": "Probe " + group, "cwd": "/probe/" + group, "busy": PROBE_BUSY[group]})
     _, driven = wait_until_driven(survivors, args.devices, 60)
     all_driven = time.time() - killed_at
     deadline = time.time() + 30
@@ -421,7 +445,6 @@ def main():
         seeded = seed(Clients([one]), args)
         log("  seeded through one instance in %.0f s" % seeded)
         wait_until_driven([one], args.devices, 120)
-        time.sleep(6)  # the registration pushes settle and every card's routine interval passes
         results["oneInstance"] = steady_window([one], Clients([one]), mock, args, log)
         one.stop(signal.SIGTERM)
         running.remove(one)
@@ -431,7 +454,6 @@ def main():
             running.append(three[-1])
         balanced, driven = wait_until_driven(three, args.devices, 180, balanced=True)
         log("  three instances on the same database share the devices %s after %.1f s" % (driven, balanced))
-        time.sleep(6)
         clients = Clients(three)
         results["threeInstances"] = steady_window(three, clients, mock, args, log)
         survivors, results["takeover"] = takeover(three, clients, mock, args, owned_by, log)

@@ -6,9 +6,6 @@ import Synchronization
 /// the fleet revision it moved to, and which instance wrote it, so the other instances read only what
 /// changed instead of the whole fleet (50,000 sessions per notification did not scale).
 enum FleetChangeLog {
-    /// Revisions kept: an instance further behind than this reloads the whole fleet.
-    static let retainedRevisions: Int64 = 10_000
-
     /// The shared rows `writes` change, as (kind, key); empty when they change none.
     static func entries(of writes: [StoreWrite]) -> [(kind: String, key: String)] {
         writes.flatMap { write -> [(kind: String, key: String)] in

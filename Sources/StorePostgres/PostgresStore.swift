@@ -16,11 +16,14 @@ public actor PostgresStore: Store {
     /// Several instances may start at once: migrations run under a transaction-scoped advisory lock,
     /// so each is applied exactly once.
     /// - Parameter schema: lower-case letters, digits and `_` (tests give each run its own).
-    /// - Parameter instance: this process among those sharing the database: its commits are logged under
-    ///   it, so its ``PostgresCoordinator`` skips its own changes when reading the others'.
+    /// - Parameters:
+    ///   - instance: this process among those sharing the database: its commits are logged under it, so
+    ///     its ``PostgresCoordinator`` skips its own changes when reading the others'.
+    ///   - changeLogRevisions: how many fleet revisions `fleet_changes` keeps (an instance further behind
+    ///     reloads the whole fleet).
     public init(
         url: String, schema: String = "public", instance: InstanceID = .unique(),
-        now: UnixTime = Date().timeIntervalSince1970
+        changeLogRevisions: Int64 = PostgresStore.defaultChangeLogRevisions, now: UnixTime = Date().timeIntervalSince1970
     ) throws(StoreError) {
         guard Self.isPlainIdentifier(schema) else {
             throw StoreError(
@@ -29,6 +32,7 @@ public actor PostgresStore: Store {
         self.schema = schema
         self.url = url
         self.instance = instance
+        self.changeLogRevisions = changeLogRevisions
         connection = try PostgresConnection(url: url, options: "-c search_path=\(schema)")
         try Self.migrate(connection, schema: schema, now: now)
     }
@@ -39,6 +43,9 @@ public actor PostgresStore: Store {
     /// The URL and schema this store uses (for a ``PostgresCoordinator`` on the same database).
     public nonisolated let url: String
     public nonisolated let instance: InstanceID
+    private let changeLogRevisions: Int64
+    /// Fleet revisions `fleet_changes` keeps by default: at a report a second, almost three hours.
+    public static let defaultChangeLogRevisions: Int64 = 10_000
 
     public func load() throws(StoreError) -> StoreContents {
         // One snapshot: another instance committing between the table reads cannot tear the picture.
@@ -52,7 +59,9 @@ public actor PostgresStore: Store {
         guard !writes.isEmpty else { return }
         try connection.transaction { () throws(StoreError) in
             try StoreTables.apply(writes, to: connection)
-            try Self.noteShared(writes, writer: instance, on: connection, channels: CoordinationChannels(schema: schema))
+            try Self.noteShared(
+                writes, writer: instance, keeping: changeLogRevisions, on: connection,
+                channels: CoordinationChannels(schema: schema))
         }
     }
 
@@ -61,7 +70,8 @@ public actor PostgresStore: Store {
     /// moved), what changed is logged under it (``FleetChangeLog``; revisions no instance can need any
     /// more are forgotten), and the NOTIFY is delivered when the transaction commits, never before.
     static func noteShared(
-        _ writes: [StoreWrite], writer: InstanceID, on connection: PostgresConnection, channels: CoordinationChannels
+        _ writes: [StoreWrite], writer: InstanceID, keeping revisions: Int64, on connection: PostgresConnection,
+        channels: CoordinationChannels
     ) throws(StoreError) {
         let changes = FleetChangeLog.entries(of: writes)
         guard !changes.isEmpty else { return }
@@ -77,7 +87,7 @@ public actor PostgresStore: Store {
             """,
             [
                 .text(writer.rawValue), .text(FleetChangeLog.arrayLiteral(changes.map(\.kind))),
-                .text(FleetChangeLog.arrayLiteral(changes.map(\.key))), .integer(FleetChangeLog.retainedRevisions),
+                .text(FleetChangeLog.arrayLiteral(changes.map(\.key))), .integer(revisions),
                 .text(channels.fleet),
             ])
     }
