@@ -101,7 +101,12 @@ extension Simulation {
         truth.report(report, sid: sid, now: unixNow)
         note("truth: \(sid) busy=\(report.busy) prompt=\(report.prompt != nil) host=\(report.host)")
         for server in servers { server.sessionReported(sid, report, self) }
-        for phone in phones { phone.observe({ $0.upsert(report, for: sid) }, self) }
+        for phone in phones {
+            // The session event carries the server's baseline as of now: the one from before this change
+            // (the watcher reduces it at its next tick), as the service's `session` event does.
+            let since = phone.rig.configuration.defaultServer.flatMap { server(named: $0.name)?.watcher.since[sid] }
+            phone.observe({ $0.upsert(report, for: sid, since: since) }, self)
+        }
     }
 
     /// A session goes away (`DELETE`).
