@@ -19,6 +19,11 @@ public final class Simulation {
     public var staleAfter: Double = CardPolicy.defaultStaleAfterSeconds
     /// Privacy mode (contract 8.3) on every phone: the servers push wordless states.
     public var privacy = false
+    /// Live Activity pushes (token or broadcast) that left carrying words: a title or a question's text.
+    /// Privacy mode's leak check in the simulator: it stays 0 whenever ``privacy`` is on.
+    public internal(set) var wordedPushes = 0
+    /// `LFG_PRIVACY=1` on every simulated server: a device that never said is private.
+    public var serversArePrivateByDefault = false
     public let environment: SimulationEnvironment
     public let duration: Double
     /// Seconds since the run began.
