@@ -77,6 +77,8 @@ public struct ServeCommand: Command {
 /// Everything `lfg serve` wires together, built in order: store, service, HTTP server, push gate.
 struct ServeParts: Sendable {
     let service: ControlPlaneService
+    /// The owner's service and every account's (contract 8.4).
+    let accounts: AccountDirectory
     let server: HTTPServer
     let port: Int
     let loginCode: String
@@ -108,15 +110,24 @@ struct ServeParts: Sendable {
         let decisionLog = try DecisionLogFile(path: logPath)
         let (gateway, sender) = try makeGateway(config)
         let reportProblem: @Sendable (String) -> Void = { context.writeError("lfg serve: \($0)\n") }
-        let service = ControlPlaneService(
-            .init(
-                store: store, gateway: gateway, decisionLog: decisionLog, policy: config.cardPolicy,
-                tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
-                questionNotifier: questionNotifier(config, sender: sender),
-                questionLifetime: Double(config.questionLifetimeSeconds)),
-            gate: gate(config, port: port, lock: .notTried),
-            recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
+        let notifier = questionNotifier(config, sender: sender)
+        // Every account's service alike, over its own store handle and its own decision log.
+        let makeService = { @Sendable (accountStore: any Store, log: any DecisionLogSink, recent: [String]) in
+            ControlPlaneService(
+                .init(
+                    store: accountStore, gateway: gateway, decisionLog: log, policy: config.cardPolicy,
+                    tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
+                    questionNotifier: notifier, questionLifetime: Double(config.questionLifetimeSeconds)),
+                gate: gate(config, port: port, lock: .notTried), recentLog: recent)
+        }
+        let service = makeService(store.scoped(to: .owner), decisionLog, DecisionLogFile.tail(path: logPath, limit: 1000))
         try await service.start()
+        let accounts = AccountDirectory(owner: service, store: store) { account, accountStore in
+            let path = try HomeFiles.accountLog(home, account: account.rawValue)
+            let log = try DecisionLogFile(path: path, reportProblem: { reportProblem("account \(account): \($0)") })
+            return makeService(accountStore, log, DecisionLogFile.tail(path: path, limit: 1000))
+        }
+        do { try await accounts.start() } catch { throw CommandFailure("cannot open the accounts: \(error)") }
         // Reports `lfg hook` could not deliver while the server was down, in order, before new ones.
         let intake = await HookSpoolIntake.drain(home: home, into: service)
         if let line = HookSpoolIntake.summary(intake) { context.writeError("lfg serve: \(line)\n") }
@@ -126,7 +137,7 @@ struct ServeParts: Sendable {
         let dashboard = DashboardRoutes(
             source: service, now: { WallClock.system.now }, pairingCode: { service.currentPairingCode() })
         let router = APIRouter(
-            service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard,
+            accounts: accounts, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard,
             signInPage: SignInPage())
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(bindAddress: bind, port: UInt16(port)), handler: router)
@@ -135,19 +146,21 @@ struct ServeParts: Sendable {
             throw CommandFailure("\(error)")  // it says why: the port in use, or privileges
         }
 
-        service.pairing.serverURL = config.publicURL ?? "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(boundPort)"
+        let serverURL = config.publicURL ?? "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(boundPort)"
+        service.pairing.serverURL = serverURL
         var pushConfig = config
         if pushPortFollowsListening { pushConfig.pushPort = boundPort }
         var pushGate = gate(pushConfig, port: boundPort, lock: .notTried)
         if pushGate.shouldTryLock() { pushGate.lock = .held }
         await service.setGate(pushGate)
+        await accounts.configure(gate: pushGate, serverURL: serverURL)
         return ServeParts(
-            service: service, server: server, port: boundPort, loginCode: loginCode, gateReason: pushGate.reason(),
+            service: service, accounts: accounts, server: server, port: boundPort, loginCode: loginCode, gateReason: pushGate.reason(),
             lock: lock, sender: sender)
     }
 
     /// PostgreSQL when `LFG_DATABASE_URL` is set, else the home's SQLite file.
-    static func openStore(_ config: ServerConfig) throws -> any Store {
+    static func openStore(_ config: ServerConfig) throws -> any AccountStore {
         if let url = config.databaseURL { return try PostgresStore(url: url) }
         return try SQLiteStore(path: config.home + "/" + HomeFiles.database)
     }
@@ -188,15 +201,17 @@ struct ServeParts: Sendable {
     func run(until signals: TerminationSignals, alongside companion: (@Sendable () async -> Void)? = nil) async {
         let server = server
         let service = service
+        let accounts = accounts
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.run() }
             group.addTask { await service.run() }
+            group.addTask { await accounts.run() }
             group.addTask { await signals.wait() }
             if let companion { group.addTask { await companion() } }
             _ = await group.next()
             group.cancelAll()
         }
-        service.events.finishAll()
+        for tenant in accounts.allTenants { tenant.service.events.finishAll() }
         sender?.shutdown()
         withExtendedLifetime(lock) {}
     }
