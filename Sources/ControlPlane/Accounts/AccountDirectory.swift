@@ -76,8 +76,10 @@ public final class AccountDirectory: Sendable {
             return Array(state.tenants.values)
         }
         for tenant in tenants { launch(tenant) }
-        // Ends when the task is cancelled (an AsyncStream's iteration returns nil then).
-        for await _ in AsyncStream<Never>(unfolding: { nil as Never? }) {}
+        // A stream nothing is ever sent on: its iteration ends only when this task is cancelled.
+        let (cancelled, keepOpen) = AsyncStream<Never>.makeStream()
+        for await _ in cancelled {}
+        keepOpen.finish()
         let runs = state.withLock { state in
             state.isRunning = false
             defer { state.runs.removeAll() }

@@ -111,3 +111,22 @@ import Testing
         }
     }
 }
+
+/// The directory's run loop: `lfg serve` runs it beside the owner's service.
+@Suite(.timeLimit(.minutes(1))) struct AccountRunTests {
+    @Test("A running directory runs an account made meanwhile (its watcher pushes) until it is cancelled")
+    func runsAccountsMadeWhileRunning() async throws {
+        let harness = try await AccountHarness()
+        let running = Task { await harness.accounts.run() }
+        let ana = try await harness.createAccount("ana")
+        await harness.call("PUT", "/api/devices/phone", #"{"env":"sandbox","apnsToken":"\#(hexA)"}"#, token: ana)
+        await harness.call(
+            "POST", "/api/push/live-activity/start-token", #"{"deviceId":"phone","env":"sandbox","token":"\#(hexB)"}"#, token: ana)
+        await harness.call("PUT", "/api/sessions/s1", #"{"title":"Build","busy":true}"#, token: ana)
+        // Nobody ticks by hand: only Ana's service, run by the directory, can push.
+        try await harness.gateway.waitForDeliveries(1)
+        #expect(harness.gateway.delivered.flatMap(\.targets).map(\.hex) == [hexB])
+        running.cancel()
+        await running.value
+    }
+}
