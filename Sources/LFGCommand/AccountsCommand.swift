@@ -20,7 +20,9 @@ public struct AccountsCreateCommand: Command {
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         port = try arguments.integer("--port", in: 1...65535) ?? ServeCommand.defaultPort
-        guard let accountName = arguments.positional() else { throw UsageError("name the account to make: lfg accounts create NAME") }
+        guard let accountName = arguments.positional() else {
+            throw UsageError("name the account to make: lfg accounts create NAME")
+        }
         self.accountName = accountName
     }
 
@@ -55,10 +57,13 @@ public struct AccountsListCommand: Command {
         struct Listing: Decodable { var accounts: [AccountListing] }
         let accounts = try await OwnerCall(port: port, context: context).send("GET", APIPaths.accounts)
             .decode(Listing.self).accounts
-        if accounts.isEmpty { context.write("no accounts (the install owner's token alone); lfg accounts create NAME makes one\n") }
+        if accounts.isEmpty {
+            context.write("no accounts (the install owner's token alone); lfg accounts create NAME makes one\n")
+        }
         for account in accounts {
             let state = account.revokedAt.map { "revoked \(PairListCommand.date($0))" } ?? "active"
-            context.write("\(account.name)  \(account.token)  made \(PairListCommand.date(account.createdAt))  \(state)\n")
+            context.write(
+                "\(account.name)  \(account.token)  made \(PairListCommand.date(account.createdAt))  \(state)\n")
         }
         return 0
     }

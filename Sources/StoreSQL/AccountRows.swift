@@ -19,10 +19,12 @@ public enum AccountTable {
     /// Every account, revoked ones included.
     public static func load(_ database: some SQLDatabase) throws(StoreError) -> [AccountRecord] {
         var records: [AccountRecord] = []
-        try database.run("SELECT name, token_id, secret_hash, created_at, revoked_at FROM accounts ORDER BY name", []) { row in
-            records.append(AccountRecord(
-                id: AccountID(row.text(0)), tokenId: row.text(1), secretHash: row.text(2), createdAt: row.real(3),
-                revokedAt: row.optionalReal(4)))
+        try database.run("SELECT name, token_id, secret_hash, created_at, revoked_at FROM accounts ORDER BY name", []) {
+            row in
+            records.append(
+                AccountRecord(
+                    id: AccountID(row.text(0)), tokenId: row.text(1), secretHash: row.text(2), createdAt: row.real(3),
+                    revokedAt: row.optionalReal(4)))
         }
         return records
     }

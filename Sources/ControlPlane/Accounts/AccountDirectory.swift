@@ -167,8 +167,10 @@ public final class AccountDirectory: Sendable {
             return taken
         }
         guard !taken else {
-            throw .invalid(InputError(
-                field: "name", message: "an account named '\(id)' exists (a revoked name stays taken: its rows are kept)"))
+            throw .invalid(
+                InputError(
+                    field: "name",
+                    message: "an account named '\(id)' exists (a revoked name stays taken: its rows are kept)"))
         }
         defer { state.withLock { _ = $0.pending.remove(id) } }
         let (token, record) = AccountRecord.make(id, now: now())

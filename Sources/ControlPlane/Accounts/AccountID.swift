@@ -21,10 +21,13 @@ public struct AccountID: StringIdentifier {
         guard !text.isEmpty, text.count <= maximumLength, allowed, text.first != "-", text.first != "_" else {
             throw InputError(
                 field: "name",
-                message: "an account name is 1 to \(maximumLength) of a-z, 0-9, '-' and '_', starting with a letter or digit")
+                message:
+                    "an account name is 1 to \(maximumLength) of a-z, 0-9, '-' and '_', starting with a letter or digit"
+            )
         }
         guard text != owner.rawValue else {
-            throw InputError(field: "name", message: "'\(owner)' is the install owner's own account; choose another name")
+            throw InputError(
+                field: "name", message: "'\(owner)' is the install owner's own account; choose another name")
         }
         return AccountID(text)
     }

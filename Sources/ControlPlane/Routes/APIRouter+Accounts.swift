@@ -18,7 +18,9 @@ public struct CreatedAccount: Hashable, Sendable, Codable {
 extension APIRouter {
     /// `/api/accounts[/{name}]`: the install owner's bearer token only (an account's token, a paired device
     /// or a browser session cannot make or revoke accounts).
-    func accountRoute(_ request: HTTPRequest, _ rest: [String], _ authorization: Authenticator.Authorization) async -> HTTPResponse {
+    func accountRoute(_ request: HTTPRequest, _ rest: [String], _ authorization: Authenticator.Authorization) async
+        -> HTTPResponse
+    {
         guard rest.count <= 1 else { return .error(404, "no such route: \(request.method) \(request.path)") }
         guard authorization == .bearer else {
             return .error(403, "accounts are managed with the install owner's token only (lfg accounts, on the server)")

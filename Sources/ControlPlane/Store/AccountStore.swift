@@ -40,7 +40,9 @@ public struct AccountScopedStore<Base: AccountStore>: Store {
 
     public func load() async throws(StoreError) -> StoreContents { try await base.load(account: account) }
 
-    public func commit(_ writes: [StoreWrite]) async throws(StoreError) { try await base.commit(writes, account: account) }
+    public func commit(_ writes: [StoreWrite]) async throws(StoreError) {
+        try await base.commit(writes, account: account)
+    }
 
     public func history(deviceId: DeviceID?, limit: Int) async throws(StoreError) -> [CardHistoryRecord] {
         try await base.history(account: account, deviceId: deviceId, limit: limit)

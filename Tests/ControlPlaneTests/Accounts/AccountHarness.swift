@@ -22,12 +22,14 @@ struct AccountHarness {
         self.store = store
         let (gateway, time) = (gateway, time)
         let make = { @Sendable (store: any Store) in
-            ControlPlaneService(.init(
-                store: store, gateway: gateway, decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock))
+            ControlPlaneService(
+                .init(
+                    store: store, gateway: gateway, decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock))
         }
         owner = make(store.scoped(to: .owner))
         try await owner.start()
-        accounts = AccountDirectory(owner: owner, store: store, makeService: { _, store in make(store) }, now: { time.now })
+        accounts = AccountDirectory(
+            owner: owner, store: store, makeService: { _, store in make(store) }, now: { time.now })
         try await accounts.start()
         router = APIRouter(
             accounts: accounts, authenticator: Authenticator(token: Self.ownerToken, loginCode: nil, now: { time.now }))
@@ -40,7 +42,8 @@ struct AccountHarness {
         var headers: [String: String] = [:]
         if let token { headers["Authorization"] = "Bearer \(token)" }
         if let body, !body.isEmpty { headers["Content-Type"] = "application/json" }
-        let request = HTTPRequest(method: method, path: path, query: query, headers: headers, body: Data((body ?? "").utf8))
+        let request = HTTPRequest(
+            method: method, path: path, query: query, headers: headers, body: Data((body ?? "").utf8))
         let response = await router.respond(to: request)
         return ServiceHarness.Reply(status: response.status, response: response)
     }
@@ -58,7 +61,8 @@ struct AccountHarness {
     func pairPhone(_ deviceId: String, token: String) async throws -> String {
         let code = await call("POST", APIPaths.pairingCodes, token: token).json["code"] as? String ?? ""
         let reply = await call(
-            "POST", APIPaths.pair, #"{"code":"\#(code)","name":"phone \#(deviceId)","deviceId":"\#(deviceId)"}"#, token: nil)
+            "POST", APIPaths.pair, #"{"code":"\#(code)","name":"phone \#(deviceId)","deviceId":"\#(deviceId)"}"#,
+            token: nil)
         guard reply.status == 200, let credential = reply.json["credential"] as? String else {
             throw AccountTestError("POST /api/pair answered \(reply.status): \(reply.text)")
         }

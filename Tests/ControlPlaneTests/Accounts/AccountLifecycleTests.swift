@@ -27,7 +27,8 @@ import Testing
         let harness = try await AccountHarness()
         _ = try await harness.createAccount("ana")
         for name in ["", "Ana", "a b", "-x", "owner", "ana", String(repeating: "a", count: 41)] {
-            let reply = await harness.call("POST", APIPaths.accounts, #"{"name":"\#(name)"}"#, token: AccountHarness.ownerToken)
+            let reply = await harness.call(
+                "POST", APIPaths.accounts, #"{"name":"\#(name)"}"#, token: AccountHarness.ownerToken)
             #expect(reply.status == 400, "name '\(name)'")
             #expect(reply.field == "name", "name '\(name)'")
         }
@@ -65,7 +66,8 @@ import Testing
         #expect(try await harness.store.scoped(to: "ana").load().sessions.keys.sorted() == ["s1"])
         let again = await harness.call("POST", APIPaths.accounts, #"{"name":"ana"}"#, token: AccountHarness.ownerToken)
         #expect(again.status == 400)
-        #expect(await harness.call("DELETE", APIPaths.accounts + "/nobody", token: AccountHarness.ownerToken).status == 404)
+        #expect(
+            await harness.call("DELETE", APIPaths.accounts + "/nobody", token: AccountHarness.ownerToken).status == 404)
         // Revoking twice changes nothing.
         let twice = await harness.call("DELETE", APIPaths.accounts + "/ana", token: AccountHarness.ownerToken)
         #expect(twice.json["revokedAt"] as? Double == revoked.json["revokedAt"] as? Double)
@@ -77,7 +79,9 @@ import Testing
         let ana = try await harness.createAccount("ana")
         await harness.call("PUT", "/api/sessions/mine", #"{"title":"Owner's"}"#, token: AccountHarness.ownerToken)
         await harness.call("PUT", "/api/sessions/hers", #"{"title":"Ana's"}"#, token: ana)
-        let ownerSees = await harness.call("GET", "/api/sessions", token: AccountHarness.ownerToken).json["sessions"] as? [[String: Any]]
+        let ownerSees =
+            await harness.call("GET", "/api/sessions", token: AccountHarness.ownerToken).json["sessions"]
+            as? [[String: Any]]
         let anaSees = await harness.call("GET", "/api/sessions", token: ana).json["sessions"] as? [[String: Any]]
         #expect(ownerSees?.compactMap { $0["sid"] as? String } == ["mine"])
         #expect(anaSees?.compactMap { $0["sid"] as? String } == ["hers"])
@@ -92,7 +96,8 @@ import Testing
         for (token, startHex) in [(ana, hexB), (bob, hex("c"))] {
             await harness.call("PUT", "/api/devices/phone", #"{"env":"sandbox","apnsToken":"\#(hexA)"}"#, token: token)
             await harness.call(
-                "POST", "/api/push/live-activity/start-token", #"{"deviceId":"phone","env":"sandbox","token":"\#(startHex)"}"#,
+                "POST", "/api/push/live-activity/start-token",
+                #"{"deviceId":"phone","env":"sandbox","token":"\#(startHex)"}"#,
                 token: token)
         }
         await harness.call("PUT", "/api/sessions/s1", #"{"title":"Build","busy":true}"#, token: ana)
@@ -102,12 +107,15 @@ import Testing
         #expect(afterAna.allSatisfy { $0 == hexB }, "pushes for Ana's session went to \(afterAna)")
         await harness.call("PUT", "/api/sessions/s9", #"{"title":"Deploy","busy":true}"#, token: bob)
         for name: AccountID in [.owner, "ana", "bob"] { try await harness.service(name).tick() }
-        let bobs = harness.gateway.delivered.dropFirst(harness.gateway.delivered.count - 1).flatMap(\.targets).map(\.hex)
+        let bobs = harness.gateway.delivered.dropFirst(harness.gateway.delivered.count - 1).flatMap(\.targets).map(
+            \.hex)
         #expect(bobs == [hex("c")])
         for batch in harness.gateway.delivered {
             let titles = batch.contentState.rows.map(\.title)
             let hexes = Set(batch.targets.map(\.hex))
-            #expect(hexes == [hexB] ? !titles.contains("Deploy") : !titles.contains("Build"), "batch mixed accounts: \(titles) -> \(hexes)")
+            #expect(
+                hexes == [hexB] ? !titles.contains("Deploy") : !titles.contains("Build"),
+                "batch mixed accounts: \(titles) -> \(hexes)")
         }
     }
 }
@@ -121,7 +129,8 @@ import Testing
         let ana = try await harness.createAccount("ana")
         await harness.call("PUT", "/api/devices/phone", #"{"env":"sandbox","apnsToken":"\#(hexA)"}"#, token: ana)
         await harness.call(
-            "POST", "/api/push/live-activity/start-token", #"{"deviceId":"phone","env":"sandbox","token":"\#(hexB)"}"#, token: ana)
+            "POST", "/api/push/live-activity/start-token", #"{"deviceId":"phone","env":"sandbox","token":"\#(hexB)"}"#,
+            token: ana)
         await harness.call("PUT", "/api/sessions/s1", #"{"title":"Build","busy":true}"#, token: ana)
         // Nobody ticks by hand: only Ana's service, run by the directory, can push.
         try await harness.gateway.waitForDeliveries(1)

@@ -2,8 +2,9 @@ import ControlPlane
 import FleetCore
 import Foundation
 import StoreSQL
-@testable import StoreSQLite
 import Testing
+
+@testable import StoreSQLite
 
 /// A single-owner install keeps its data when accounts arrive (contract 8.4): a store file written by the
 /// schema before accounts (``Schema005Fixture``) opens migrated, every row the owner's.
@@ -29,9 +30,12 @@ import Testing
         #expect(phone.tokens.map(\.hex) == [hex("c"), hex("b")])
         #expect(phone.card?.origin == .adopted)
         #expect(contents.questions.keys.map(\.rawValue) == ["q1"])
-        #expect(contents.retiredChannels == [
-            DeviceChannel(id: channelID(1), env: .production, deviceId: "phone", createdAt: 1_796_166_050.5, holdUntil: 1_796_194_850.5)
-        ])
+        #expect(
+            contents.retiredChannels == [
+                DeviceChannel(
+                    id: channelID(1), env: .production, deviceId: "phone", createdAt: 1_796_166_050.5,
+                    holdUntil: 1_796_194_850.5)
+            ])
         #expect(contents.deviceCredentials.keys.map(\.rawValue) == ["3525df777350b0d7"])
         let history = try await store.history(deviceId: "phone", limit: 10)
         #expect(history.map(\.startedAt) == [1_796_166_200, 1_796_166_000, 1_796_166_292.7235455513])

@@ -12,7 +12,8 @@ import Testing
         id: QuestionID(rawValue: "q1"), sid: "s1", kind: .confirm, text: "Run rm?", options: ["Allow", "Deny"],
         createdAt: 10.25, expiresAt: 610.5)
     static let credential = DeviceCredentialRecord(
-        id: DeviceCredentialID("0123456789abcdef"), secretHash: hexA, name: "Ana's iPhone", deviceId: "phone", createdAt: 10)
+        id: DeviceCredentialID("0123456789abcdef"), secretHash: hexA, name: "Ana's iPhone", deviceId: "phone",
+        createdAt: 10)
 
     /// The same ids, written by two accounts with different content.
     static func writes(_ title: String) -> [StoreWrite] {
@@ -24,14 +25,19 @@ import Testing
         credential.name = title
         return [
             .putSession("s1", report), .putHost("mac", HostHeartbeat(lastSeen: title == "ana" ? 1 : 2, ttlSeconds: 30)),
-            .putDevice("phone", StoreSuiteTests.record), .putSince(["s1": SinceEntry(state: .working, since: title == "ana" ? 1 : 2)]),
+            .putDevice("phone", StoreSuiteTests.record),
+            .putSince(["s1": SinceEntry(state: .working, since: title == "ana" ? 1 : 2)]),
             .putQuestion(question), .putDeviceCredential(credential),
-            .putRetiredChannels([DeviceChannel(id: channelID(title == "ana" ? 1 : 2), env: .sandbox, deviceId: "phone", createdAt: 1)]),
+            .putRetiredChannels([
+                DeviceChannel(id: channelID(title == "ana" ? 1 : 2), env: .sandbox, deviceId: "phone", createdAt: 1)
+            ]),
             .recordHistory(.started("phone", at: title == "ana" ? 1 : 2, origin: .pushToStart)),
         ]
     }
 
-    @Test("Two accounts keep the same ids apart: each loads, changes and deletes only its own rows", arguments: StoreKind.available)
+    @Test(
+        "Two accounts keep the same ids apart: each loads, changes and deletes only its own rows",
+        arguments: StoreKind.available)
     func sameIdsApart(kind: StoreKind) async throws {
         let store = try kind.make()
         let ana = store.scoped(to: "ana")
@@ -60,7 +66,9 @@ import Testing
         #expect(try await bob.history(deviceId: nil, limit: 10).first?.endReason == .serverEnded)
     }
 
-    @Test("The store used as a plain Store is the owner's, and a new account starts empty", arguments: StoreKind.available)
+    @Test(
+        "The store used as a plain Store is the owner's, and a new account starts empty", arguments: StoreKind.available
+    )
     func ownerIsThePlainStore(kind: StoreKind) async throws {
         let store = try kind.make()
         try await store.commit(Self.writes("owner"))

@@ -19,7 +19,8 @@ import Testing
         let anaPhoneCredentialId: String
         let anaCode: String
         /// Ana's session s1, asking question q1.
-        static let anaSession = #"{"title":"Build","busy":true,"prompt":{"id":"q1","kind":"permission","text":"Bash: make"}}"#
+        static let anaSession =
+            #"{"title":"Build","busy":true,"prompt":{"id":"q1","kind":"permission","text":"Bash: make"}}"#
 
         static func make() async throws -> World {
             let harness = try await AccountHarness()
@@ -29,13 +30,19 @@ import Testing
             for (method, path, body) in [
                 ("PUT", "/api/sessions/s1", prompt), ("PUT", "/api/hosts/mac", #"{"ttlSeconds":30}"#),
                 ("PUT", "/api/devices/phone", #"{"env":"sandbox","apnsToken":"\#(hexA)"}"#),
-                ("POST", "/api/push/live-activity/start-token", #"{"deviceId":"phone","env":"sandbox","token":"\#(hexB)"}"#),
+                (
+                    "POST", "/api/push/live-activity/start-token",
+                    #"{"deviceId":"phone","env":"sandbox","token":"\#(hexB)"}"#
+                ),
             ] {
                 let reply = await harness.call(method, path, body, token: ana)
-                guard reply.status == 200 else { throw AccountTestError("\(method) \(path) answered \(reply.status): \(reply.text)") }
+                guard reply.status == 200 else {
+                    throw AccountTestError("\(method) \(path) answered \(reply.status): \(reply.text)")
+                }
             }
             let anaPhone = try await harness.pairPhone("phone", token: ana)
-            let anaCode = await harness.call("GET", APIPaths.currentPairingCode, token: ana).json["code"] as? String ?? ""
+            let anaCode =
+                await harness.call("GET", APIPaths.currentPairingCode, token: ana).json["code"] as? String ?? ""
             // A card and its log lines: Ana's watcher push-starts her phone.
             try await harness.service("ana").tick()
             return World(
@@ -44,7 +51,9 @@ import Testing
         }
 
         @discardableResult
-        func bob(_ method: String, _ path: String, _ body: String? = nil, query: [String: String] = [:]) async -> ServiceHarness.Reply {
+        func bob(_ method: String, _ path: String, _ body: String? = nil, query: [String: String] = [:]) async
+            -> ServiceHarness.Reply
+        {
             await harness.call(method, path, body, token: bob, query: query)
         }
 
@@ -62,7 +71,9 @@ import Testing
         { world in
             let reply = await world.bob("GET", path, query: query)
             #expect(reply.status == 200, "GET \(path)")
-            #expect((reply.json[key] as? [Any])?.isEmpty == true, "GET \(path) lists another account's \(key): \(reply.text)")
+            #expect(
+                (reply.json[key] as? [Any])?.isEmpty == true,
+                "GET \(path) lists another account's \(key): \(reply.text)")
         }
     }
 
@@ -84,7 +95,8 @@ import Testing
 
     static let cases: [String: Case] = [
         "GET /api/sessions": list("sessions", "/api/sessions"),
-        "PUT /api/sessions/{sid}": ownCopy("PUT", "/api/sessions/s1", #"{"title":"Bob's"}"#, reading: "/api/sessions", "sessions"),
+        "PUT /api/sessions/{sid}": ownCopy(
+            "PUT", "/api/sessions/s1", #"{"title":"Bob's"}"#, reading: "/api/sessions", "sessions"),
         "PATCH /api/sessions/{sid}": notFound("PATCH", "/api/sessions/s1", #"{"title":"x"}"#),
         "DELETE /api/sessions/{sid}": notFound("DELETE", "/api/sessions/s1"),
         "GET /api/events": { world in
@@ -100,20 +112,27 @@ import Testing
             let first = String(decoding: try await frames.next("Bob's own event") ?? Data(), as: UTF8.self)
             #expect(first.contains("b1") && !first.contains("Build"), "Bob's stream carried: \(first)")
         },
-        "PUT /api/hosts/{host}": { world in #expect(await world.bob("PUT", "/api/hosts/mac", #"{"ttlSeconds":5}"#).status == 200) },
+        "PUT /api/hosts/{host}": { world in
+            #expect(await world.bob("PUT", "/api/hosts/mac", #"{"ttlSeconds":5}"#).status == 200)
+        },
         "PUT /api/devices/{deviceId}": { world in
-            #expect(await world.bob("PUT", "/api/devices/phone", #"{"env":"sandbox","apnsToken":"\#(hex("c"))"}"#).status == 200)
+            #expect(
+                await world.bob("PUT", "/api/devices/phone", #"{"env":"sandbox","apnsToken":"\#(hex("c"))"}"#).status
+                    == 200)
             #expect(await world.bob("GET", "/api/devices/phone").json["apnsToken"] as? String != hexA)
         },
         "GET /api/devices/{}": notFound("GET", "/api/devices/phone"),
         "DELETE /api/devices/{}": notFound("DELETE", "/api/devices/phone"),
         "POST /api/push/live-activity/channel-card": notFound(
-            "POST", "/api/push/live-activity/channel-card", #"{"deviceId":"phone","channelId":"\#(channelID(1).rawValue)"}"#),
+            "POST", "/api/push/live-activity/channel-card",
+            #"{"deviceId":"phone","channelId":"\#(channelID(1).rawValue)"}"#),
         "POST /api/push/live-activity/start-token": ownCopy(
-            "POST", "/api/push/live-activity/start-token", #"{"deviceId":"phone","env":"sandbox","token":"\#(hex("c"))"}"#,
+            "POST", "/api/push/live-activity/start-token",
+            #"{"deviceId":"phone","env":"sandbox","token":"\#(hex("c"))"}"#,
             reading: "/api/push/live-activity/tokens", "tokens"),
         "POST /api/push/live-activity/update-token": ownCopy(
-            "POST", "/api/push/live-activity/update-token", #"{"deviceId":"phone","env":"sandbox","token":"\#(hex("c"))"}"#,
+            "POST", "/api/push/live-activity/update-token",
+            #"{"deviceId":"phone","env":"sandbox","token":"\#(hex("c"))"}"#,
             reading: "/api/push/live-activity/tokens", "tokens"),
         "POST /api/push/live-activity/ended": { world in
             _ = await world.bob("POST", "/api/push/live-activity/ended", #"{"deviceId":"phone"}"#)
@@ -144,7 +163,8 @@ import Testing
         "DELETE /api/paired-devices/{credentialId}": { world in
             try await notFound("DELETE", APIPaths.pairedDevices + "/" + world.anaPhoneCredentialId)(world)
             let seen = await world.harness.call("GET", "/api/sessions", token: world.anaPhone)
-            #expect(seen.status == 200 && (seen.json["sessions"] as? [Any])?.count == 1, "Ana's phone after Bob's revoke")
+            #expect(
+                seen.status == 200 && (seen.json["sessions"] as? [Any])?.count == 1, "Ana's phone after Bob's revoke")
         },
     ]
 
@@ -155,7 +175,9 @@ import Testing
         #expect(Set(Self.cases.keys).subtracting(routes).sorted() == [], "cases for routes that are gone")
     }
 
-    @Test("Another account's ids are 404s, its lists are empty, and its rows never change", arguments: cases.keys.sorted())
+    @Test(
+        "Another account's ids are 404s, its lists are empty, and its rows never change", arguments: cases.keys.sorted()
+    )
     func crossAccount(route: String) async throws {
         let world = try await World.make()
         let before = try await world.anaRows()
