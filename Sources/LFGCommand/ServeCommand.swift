@@ -9,6 +9,7 @@ import Foundation
 import HTTPServer
 import HTTPTypes
 import HookAdapter
+import Sealing
 import StorePostgres
 import StoreSQLite
 
@@ -117,7 +118,8 @@ struct ServeParts: Sendable {
                 .init(
                     store: accountStore, gateway: gateway, decisionLog: log, policy: config.cardPolicy,
                     tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
-                    questionNotifier: notifier, questionLifetime: Double(config.questionLifetimeSeconds)),
+                    questionNotifier: notifier, questionLifetime: Double(config.questionLifetimeSeconds),
+                    alertSealing: HPKEAlertSealing()),
                 gate: gate(config, port: port, lock: .notTried), recentLog: recent)
         }
         let service = makeService(store.scoped(to: .owner), decisionLog, DecisionLogFile.tail(path: logPath, limit: 1000))
