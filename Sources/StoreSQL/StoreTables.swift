@@ -14,14 +14,8 @@ public enum StoreTables {
     /// Everything `account` stored.
     public static func load(_ database: some SQLDatabase, account: AccountID) throws(StoreError) -> StoreContents {
         let rows = AccountRows(database: database, account: account)
-        var contents = StoreContents()
+        var contents = try loadShared(database, account: account)
         let decoder = JSONDecoder()
-        try rows.run("SELECT sid, report FROM sessions WHERE account_id = ?1") { row throws(StoreError) in
-            contents.sessions[SessionID(row.text(0))] = try decode(SessionReport.self, row.text(1), decoder)
-        }
-        try rows.run("SELECT host, last_seen, ttl_seconds FROM hosts WHERE account_id = ?1") { row in
-            contents.hosts[HostID(row.text(0))] = HostHeartbeat(lastSeen: row.real(1), ttlSeconds: row.real(2))
-        }
         try rows.run(
             "SELECT device_id, profile, card, veto, veto_logged, channel, retiring_card FROM devices WHERE account_id = ?1"
         ) { row throws(StoreError) in
@@ -30,19 +24,32 @@ public enum StoreTables {
         try rows.run(
             "SELECT device_id, kind, env, hex, registered_at FROM tokens WHERE account_id = ?1 ORDER BY device_id, position"
         ) { row in
-            guard let kind = TokenKind(rawValue: row.text(1)), let env = PushEnvironment(rawValue: row.text(2)) else {
-                return
-            }
-            contents.devices[DeviceID(row.text(0))]?.tokens.append(
-                LiveActivityToken(kind: kind, env: env, hex: row.text(3), registeredAt: row.real(4)))
+            guard let token = token(row) else { return }
+            contents.devices[DeviceID(row.text(0))]?.tokens.append(token)
         }
         try rows.run("SELECT sid, state, since FROM since WHERE account_id = ?1") { row in
             contents.since[SessionID(row.text(0))] = SinceEntry(state: RowState(rawValue: row.text(1)), since: row.real(2))
         }
         try rows.run(
-            "SELECT channel_id, env, device_id, created_at, hold_until FROM retired_channels WHERE account_id = ?1 ORDER BY position"
+            "SELECT channel_id, env, device_id, created_at, hold_until FROM retired_channels WHERE account_id = ?1 "
+                + "ORDER BY position"
         ) { row throws(StoreError) in
             contents.retiredChannels.append(try retiredChannel(row))
+        }
+        return contents
+    }
+
+    /// What every instance sharing a database reads of `account`: sessions, hosts, questions and paired
+    /// devices' credentials (no devices).
+    public static func loadShared(_ database: some SQLDatabase, account: AccountID) throws(StoreError) -> StoreContents {
+        let rows = AccountRows(database: database, account: account)
+        var contents = StoreContents()
+        let decoder = JSONDecoder()
+        try rows.run("SELECT sid, report FROM sessions WHERE account_id = ?1") { row throws(StoreError) in
+            contents.sessions[SessionID(row.text(0))] = try decode(SessionReport.self, row.text(1), decoder)
+        }
+        try rows.run("SELECT host, last_seen, ttl_seconds FROM hosts WHERE account_id = ?1") { row in
+            contents.hosts[HostID(row.text(0))] = HostHeartbeat(lastSeen: row.real(1), ttlSeconds: row.real(2))
         }
         try rows.run("SELECT question FROM questions WHERE account_id = ?1") { row throws(StoreError) in
             let question = try decode(Question.self, row.text(0), decoder)
@@ -57,6 +64,44 @@ public enum StoreTables {
             contents.deviceCredentials[record.id] = record
         }
         return contents
+    }
+
+    /// One of `account`'s devices as stored, with its tokens; nil when none is stored.
+    public static func loadDevice(
+        _ database: some SQLDatabase, account: AccountID, _ deviceId: DeviceID
+    ) throws(StoreError) -> DeviceRecord? {
+        let rows = AccountRows(database: database, account: account)
+        var record: DeviceRecord?
+        let decoder = JSONDecoder()
+        try rows.run(
+            "SELECT device_id, profile, card, veto, veto_logged, channel, retiring_card FROM devices "
+                + "WHERE account_id = ?1 AND device_id = ?2",
+            [.text(deviceId.rawValue)]
+        ) { row throws(StoreError) in record = try device(row, decoder) }
+        guard record != nil else { return nil }
+        try rows.run(
+            "SELECT device_id, kind, env, hex, registered_at FROM tokens WHERE account_id = ?1 AND device_id = ?2 "
+                + "ORDER BY position",
+            [.text(deviceId.rawValue)]
+        ) { row in
+            if let token = token(row) { record?.tokens.append(token) }
+        }
+        return record
+    }
+
+    /// Whether the sessions, hosts or questions (what every instance reads) change with `writes`.
+    public static func changesShared(_ writes: [StoreWrite]) -> Bool {
+        writes.contains { write in
+            switch write {
+            case .putSession, .deleteSession, .putHost, .putQuestion, .deleteQuestions: return true
+            default: return false
+            }
+        }
+    }
+
+    static func token(_ row: some SQLRow) -> LiveActivityToken? {
+        guard let kind = TokenKind(rawValue: row.text(1)), let env = PushEnvironment(rawValue: row.text(2)) else { return nil }
+        return LiveActivityToken(kind: kind, env: env, hex: row.text(3), registeredAt: row.real(4))
     }
 
     /// `account`'s card history, newest first, at most `limit` entries, optionally for one device.
@@ -116,15 +161,17 @@ public enum StoreTables {
             try recordHistory(event, rows)
         case .putRetiredChannels(let channels):
             try rows.run("DELETE FROM retired_channels WHERE account_id = ?1")
-            for (position, channel) in channels.enumerated() {
+            try insertRetired(channels, from: 0, rows)
+        case .putRetiredChannelsOf(let devices, let channels):
+            for deviceId in devices.sorted() {
                 try rows.run(
-                    "INSERT INTO retired_channels (account_id, channel_id, env, device_id, created_at, position, hold_until) "
-                        + "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    [
-                        .text(channel.id.rawValue), .text(channel.env.rawValue), .text(channel.deviceId.rawValue),
-                        .real(channel.createdAt), .integer(Int64(position)), channel.holdUntil.map { .real($0) } ?? .null,
-                    ])
+                    "DELETE FROM retired_channels WHERE account_id = ?1 AND device_id = ?2", [.text(deviceId.rawValue)])
             }
+            var position: Int64 = 0
+            try rows.run("SELECT coalesce(max(position), -1) + 1 FROM retired_channels WHERE account_id = ?1") { row in
+                position = row.integer(0)
+            }
+            try insertRetired(channels, from: position, rows)
         case .deleteDevice(let deviceId):
             try rows.run("DELETE FROM tokens WHERE account_id = ?1 AND device_id = ?2", [.text(deviceId.rawValue)])
             try rows.run("DELETE FROM devices WHERE account_id = ?1 AND device_id = ?2", [.text(deviceId.rawValue)])
@@ -149,6 +196,20 @@ public enum StoreTables {
                     .text(record.id.rawValue), .text(record.secretHash), .text(record.name),
                     record.deviceId.map { .text($0.rawValue) } ?? .null, .real(record.createdAt),
                     record.revokedAt.map { .real($0) } ?? .null,
+                ])
+        }
+    }
+
+    private static func insertRetired(
+        _ channels: [DeviceChannel], from first: Int64, _ rows: AccountRows<some SQLDatabase>
+    ) throws(StoreError) {
+        for (offset, channel) in channels.enumerated() {
+            try rows.run(
+                "INSERT INTO retired_channels (account_id, channel_id, env, device_id, created_at, position, hold_until) "
+                    + "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                [
+                    .text(channel.id.rawValue), .text(channel.env.rawValue), .text(channel.deviceId.rawValue),
+                    .real(channel.createdAt), .integer(first + Int64(offset)), channel.holdUntil.map { .real($0) } ?? .null,
                 ])
         }
     }

@@ -41,18 +41,22 @@ public final class AccountDirectory: Sendable {
     public let owner: Tenant
     private let store: (any AccountStore)?
     private let makeService: ServiceFactory?
+    /// Why accounts cannot be served here, if so: they are listed, never opened, and none can be made.
+    private let unavailable: String?
     private let now: @Sendable () -> UnixTime
     private let state = Mutex(State())
 
     /// - Parameters:
     ///   - store: where accounts are kept; nil: accounts cannot be made (a store without them).
+    ///   - unavailable: why this server cannot serve accounts (they are listed but never opened), or nil.
     ///   - makeService: a new account's service over its own handle; nil: accounts cannot be made.
     public init(
-        owner: ControlPlaneService, store: (any AccountStore)? = nil, makeService: ServiceFactory? = nil,
-        now: @escaping @Sendable () -> UnixTime = { WallClock.system.now }
+        owner: ControlPlaneService, store: (any AccountStore)? = nil, unavailable: String? = nil,
+        now: @escaping @Sendable () -> UnixTime = { WallClock.system.now }, makeService: ServiceFactory? = nil
     ) {
         self.owner = Tenant(.owner, owner)
         self.store = store
+        self.unavailable = unavailable
         self.makeService = makeService
         self.now = now
     }
@@ -158,8 +162,9 @@ public final class AccountDirectory: Sendable {
     public func create(_ name: String) async throws(ServiceError) -> (token: String, listing: AccountListing) {
         let id: AccountID
         do { id = try AccountID.validated(name) } catch { throw .invalid(error) }
-        guard let store, makeService != nil else {
-            throw .invalid(InputError(field: nil, message: "this server cannot make accounts (its store keeps none)"))
+        guard let store, makeService != nil, unavailable == nil else {
+            throw .invalid(InputError(
+                field: nil, message: "this server cannot make accounts: \(unavailable ?? "its store keeps none")"))
         }
         let taken = state.withLock { state in
             let taken = state.records[id] != nil || state.pending.contains(id)
@@ -202,7 +207,7 @@ public final class AccountDirectory: Sendable {
 
     /// Makes, starts and keeps `id`'s service; runs it when the directory runs.
     private func open(_ id: AccountID) async throws(ServiceError) {
-        guard let store, let makeService else { return }
+        guard let store, let makeService, unavailable == nil else { return }
         let service: ControlPlaneService
         do { service = try makeService(id, store.scoped(to: id)) } catch {
             throw .store(StoreError(operation: "open account \(id)", message: "\(error)"))

@@ -52,6 +52,10 @@ public struct APIRouter: HTTPHandler {
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed(["GET"]) }
             return .json(["ok": true])
         }
+        if path == ["readyz"] {
+            guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed(["GET"]) }
+            return await readiness()
+        }
         if path == ["login"], request.method == "GET" { return authenticator.login(request) }
         if path == ["login"], request.method == "POST" { return authenticator.signIn(request) }
         if path == ["logout"], request.method == "POST" { return authenticator.logout(request) }
@@ -72,6 +76,12 @@ public struct APIRouter: HTTPHandler {
         if let refusal = WriteRule.refusal(request, authorization) { return refusal }
         if path == ["api", "login-links"] { return loginLink(request, authorization) }
         if path.starts(with: ["api", "accounts"]) { return await accountRoute(request, Array(path.dropFirst(2)), authorization) }
+        if path == ["metrics"] {
+            guard request.method == "GET" else { return Self.methodNotAllowed(["GET"]) }
+            // The install's figures, every account's pushes included: the operator's.
+            guard authorization.isOwner else { return .error(403, "metrics are the install owner's (token or dashboard)") }
+            return await metrics()
+        }
         var allowed: [String] = []
         for route in tenant.routes {
             guard let parameters = route.match(path) else { continue }

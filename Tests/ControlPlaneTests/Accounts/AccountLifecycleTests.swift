@@ -50,6 +50,8 @@ import Testing
         #expect(try await harness.store.accounts().map(\.id) == ["ana"])
         // Nor the dashboard or login links: they are the install owner's.
         #expect(await harness.call("POST", APIPaths.loginLinks, token: ana).status == 403)
+        #expect(await harness.call("GET", "/metrics", token: ana).status == 403)
+        #expect(await harness.call("GET", "/metrics", token: AccountHarness.ownerToken).status == 200)
     }
 
     @Test("A revoked account's token and phones get 401 at once; its rows are kept and its name stays taken")
