@@ -151,14 +151,14 @@ public final class Authenticator: Sendable {
     /// The token after `Authorization: Bearer `, if the request carries one.
     static func bearer(_ request: HTTPRequest) -> String? {
         guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else { return nil }
-        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        return String(header.dropFirst(7).trimmingHTTPWhitespace)
     }
 
     /// The value of cookie `name`, if the request carries it.
     static func cookie(_ name: String, in request: HTTPRequest) -> String? {
         guard let cookies = request.header("Cookie") else { return nil }
         for pair in cookies.split(separator: ";") {
-            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            let parts = pair.trimmingHTTPWhitespace.split(separator: "=", maxSplits: 1)
             if parts.count == 2, parts[0] == name { return String(parts[1]) }
         }
         return nil
