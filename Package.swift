@@ -54,7 +54,10 @@ let package = Package(
         .target(name: "APNsMock", dependencies: ["APNs", "ES256OpenSSL", "HTTP2Wire"], swiftSettings: strict),
         .target(name: "APNsTesting", dependencies: ["APNs"], swiftSettings: strict),
         // HPKE (RFC 9180) sealing of alert text to a device's key (privacy mode), on OpenSSL primitives.
-        .target(name: "Sealing", dependencies: ["COpenSSL", "OpenSSLSupport"], swiftSettings: strict),
+        // Implements ControlPlane's AlertSealing (wired by `lfg serve`), so ControlPlane itself has no crypto.
+        .target(
+            name: "Sealing", dependencies: ["COpenSSL", "OpenSSLSupport", "FleetCore", "ControlPlane", "APNs"],
+            swiftSettings: strict),
 
         // MARK: control plane
         .target(name: "HTTPTypes", swiftSettings: strict),
@@ -83,7 +86,8 @@ let package = Package(
         // Reads a drawn code back with zbarimg: tests only.
         .target(name: "QRCodeTesting", dependencies: ["QRCode", "AsyncTesting"], swiftSettings: strict),
         .target(
-            name: "Demo", dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock"],
+            name: "Demo",
+            dependencies: ["FleetCore", "FleetApp", "FleetAppTesting", "HTTPTypes", "HTTPClient", "APNsMock", "Sealing"],
             swiftSettings: strict),
         // Foundation-free: what a hook's fast start and `lfg host` share (inbox record, doorbell, agent process).
         .target(name: "HookIntake", dependencies: ["FleetCore"], swiftSettings: strict),
@@ -103,7 +107,7 @@ let package = Package(
             dependencies: [
                 "FleetCore", "APNs", "ES256OpenSSL", "APNsHTTP2", "APNsMock", "HTTPServer", "HTTPClient",
                 "ControlPlane", "StoreSQLite", "StorePostgres", "Simulator", "Diagnosis", "HookAdapter", "Dashboard", "Demo",
-                "Sealing",  // `lfg bench seal` only, until privacy mode seals alerts
+                "Sealing",
                 "HostAgent",
                 "QRCode",
             ],
@@ -143,7 +147,7 @@ let package = Package(
             name: "ControlPlaneTests",
             dependencies: [
                 "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "StorePostgres", "StoreSQL", "HTTPServer", "HTTPClient", "APNs",
-                "APNsMock", "ES256OpenSSL", "LFGCommand", "FleetApp", "FleetAppTesting", "QRCode", "QRCodeTesting",
+                "APNsMock", "ES256OpenSSL", "LFGCommand", "FleetApp", "FleetAppTesting", "QRCode", "QRCodeTesting", "Sealing",
             ],
             swiftSettings: strict
         ),
@@ -151,6 +155,7 @@ let package = Package(
             name: "FleetAppTests",
             dependencies: [
                 "FleetApp", "FleetAppTesting", "FleetCore", "HTTPTypes", "ControlPlane", "ControlPlaneTesting", "APNs",
+                "Sealing",
                 "HTTPServer", "HTTPClient", "AsyncTesting",  // the live connection against a real server on loopback
             ],
             swiftSettings: strict),
@@ -171,7 +176,8 @@ let package = Package(
             name: "HostAgentTests",
             dependencies: ["HostAgent", "HostAgentPOSIX", "HostAgentCurl", "HookIntake", "LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer", "HTTPTypes"],
             swiftSettings: strict),
-        .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
+        .testTarget(
+            name: "SealingTests", dependencies: ["Sealing", "ControlPlane", "APNs", "FleetCore"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "QRCodeTesting"], swiftSettings: strict),
         .testTarget(
             name: "LFGCommandTests", dependencies: ["LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer"],

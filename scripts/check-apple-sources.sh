@@ -15,7 +15,7 @@ work=.build/apple-typecheck
 rm -rf "$work/modules" && mkdir -p "$work/modules" "$work/cache"
 flags=(-swift-version 6 -enable-upcoming-feature ExistentialAny -parse-as-library -warnings-as-errors
        -module-cache-path "$work/cache" -I "$work/modules" -I AppleStandIn/Interfaces -I "$bin/Modules")
-apple='^\s*(import|#if canImport\()\s*\(?(ActivityKit|WidgetKit|SwiftUI|UIKit|UserNotifications|AppIntents|VisionKit|Vision|Security)\b'
+apple='^\s*(import|#if canImport\()\s*\(?(ActivityKit|WidgetKit|SwiftUI|UIKit|UserNotifications|AppIntents|VisionKit|Vision|Security|CryptoKit)\b'
 
 fail() { echo "check-apple-sources: $*" >&2; exit 1; }
 swift_files() { find "$@" -name '*.swift' | sort; }

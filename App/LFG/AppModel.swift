@@ -156,7 +156,8 @@ final class AppModel {
     func setPrivacy(_ isOn: Bool) {
         var changed = settings
         changed.privacy = isOn
-        do { try save(changed) } catch { problem = "\(error)" }
+        do { try save(changed) } catch { problem = "\(error)"; return }
+        fleet?.privacyChanged(isOn)  // the server hears it at once (PUT /api/devices with privacy)
     }
 
     func hide(_ folder: String) {
@@ -224,11 +225,13 @@ final class AppModel {
             deviceID: DeviceIdentity.deviceID(in: storage), environment: BuildInfo.pushEnvironment,
             servers: [profile], defaultServerName: profile.name)
         if #available(iOS 18.0, *) { configuration.requestsChannelCards = true }
+        // Privacy mode as the person set it (contract 8.3); the sealing key is the one the extension opens with.
+        configuration.privacy = settings.privacy
         let activityHost = ActivityKitHost()
         let fleet = FleetAppDriver(
             configuration: configuration, host: activityHost, alerts: UserNotificationAlertCenter(),
             client: URLSessionControlPlaneClient(),
-            storage: storage, phoneClock: .system, sleeper: ContinuousClock())
+            storage: storage, phoneClock: .system, sleeper: ContinuousClock(), sealKeys: AppGroup.sealKeyring)
         let connection = LiveConnectionDriver(
             fleet: fleet, transport: URLSessionEventStream(), phoneClock: .system, sleeper: ContinuousClock())
         fleet.onChange = { [weak self] in self?.publish() }

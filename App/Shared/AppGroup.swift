@@ -1,4 +1,5 @@
 import FleetApp
+import FleetAppApple
 import Foundation
 
 /// The App Group the app, its widget extension and its notification service extension share: the
@@ -16,6 +17,12 @@ enum AppGroup {
     /// caller says so on screen instead of quietly using storage the widget cannot read.
     static var storage: UserDefaultsStorage? {
         UserDefaults(suiteName: identifier).map(UserDefaultsStorage.init)
+    }
+
+    /// The phone's sealing key pair (privacy mode's sealed alerts): one Keychain item in the App Group's access
+    /// group, so the app registers the key the notification service extension opens with.
+    static var sealKeyring: KeychainSealKeyring {
+        KeychainSealKeyring(service: "lfg.sealKey", accessGroup: identifier)
     }
 
     /// Where the app and the extension note when a notification last arrived (Unix seconds, as text).

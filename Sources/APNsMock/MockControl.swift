@@ -12,6 +12,8 @@ import Foundation
 /// - `GET /mock/channels` -> `{"count": N, "limit": N, "channels": [{"channel": <first 8>, "policy": 0|1, "createdAt"}]}`
 /// - `POST /mock/channels/faults` `{"call": "create|read|delete|list|broadcast", "status"?: 500, "reason"?, "count"?: 1}`
 /// - `POST /mock/channels/limit` `{"limit": N}`
+/// - `GET /mock/leaks` -> `{"checking": bool, "checked": N, "leaks": [{"seq", "kind", "target": <first 8>, "words": N}]}`
+/// - `POST /mock/leaks` `{"words": [...]}` turns the privacy leak check on (an empty list turns it off)
 enum MockControl {
     static let prefix = "/mock/"
 
@@ -38,6 +40,16 @@ enum MockControl {
             case "expire-provider-tokens": state.inject(.expireProviderTokens)
             default: return error("fault must be goaway, drop, silent or expire-provider-tokens")
             }
+            return ok
+        case ("GET", "leaks"):
+            let leaks = state.leaks.map { leak -> [String: Any] in
+                ["seq": leak.sequence, "kind": leak.kind.rawValue, "target": leak.target, "words": leak.words.count]
+            }
+            let object: [String: Any] = ["checking": state.isCheckingLeaks, "checked": state.leakChecked, "leaks": leaks]
+            return (200, Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()))
+        case ("POST", "leaks"):
+            guard let words = body["words"] as? [String] else { return error("words must be an array of strings") }
+            state.checkLeaks(words.isEmpty ? nil : LeakCheck(words: words))
             return ok
         case ("GET", "channels"):
             let channels = state.channels.map { channel -> [String: Any] in

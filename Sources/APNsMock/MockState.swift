@@ -37,6 +37,9 @@ public final class MockState: Sendable {
         var received = 0
         var verified: [String: ProviderTokenClaims] = [:]
         var channels = MockChannels()
+        var leakCheck: LeakCheck?
+        var leaks: [MockLeak] = []
+        var leakChecked = 0
     }
 
     /// The most records kept; older ones are dropped in batches of a tenth.
@@ -104,14 +107,29 @@ public final class MockState: Sendable {
         inner.withLock { $0.records.filter { $0.kind == .broadcast && $0.channel == channel } }
     }
 
-    /// Forgets behaviours, faults, channels and records (the channel limit is kept).
+    /// Forgets behaviours, faults, channels, records and leaks (the channel limit and the leak check are kept).
     public func reset() {
         inner.withLock { state in
             let limit = state.channels.limit
+            let leakCheck = state.leakCheck
             state = Inner()
             state.channels.limit = limit
+            state.leakCheck = leakCheck
         }
     }
+
+    /// Turns the privacy leak check on (or off with nil): from now on every device push and broadcast carrying
+    /// one of its words is recorded in ``leaks``.
+    public func checkLeaks(_ check: LeakCheck?) { inner.withLock { $0.leakCheck = check } }
+
+    /// The pushes that carried fixture words since the check was turned on, in arrival order.
+    public var leaks: [MockLeak] { inner.withLock { $0.leaks } }
+
+    /// Whether the leak check is on.
+    public var isCheckingLeaks: Bool { inner.withLock { $0.leakCheck != nil } }
+
+    /// How many pushes the leak check searched.
+    public var leakChecked: Int { inner.withLock { $0.leakChecked } }
 
     /// Every request so far (the newest 50,000), in arrival order.
     public var records: [MockRecord] { inner.withLock { $0.records } }
@@ -187,6 +205,10 @@ public final class MockState: Sendable {
                 kind: kind, channel: answer.channel ?? request.headers["apns-channel-id"],
                 responseHeaders: answer.headers, responseBody: answer.body)
             state.received += 1
+            if let check = state.leakCheck, kind != .channelManagement {
+                state.leakChecked += 1
+                if let leak = check.leak(in: record) { state.leaks.append(leak) }
+            }
             // A long demo run keeps the newest records only, so memory stays bounded.
             if state.records.count >= Self.recordLimit { state.records.removeFirst(Self.recordLimit / 10) }
             state.records.append(record)

@@ -70,6 +70,8 @@ extension InMemoryActivityHost {
             return cards[index].updateToken == token
         case .activityStateChanged(let id, _, _):
             return observedActivities.contains(id)
+        case .contentChanged(let id, _):
+            return observedActivities.contains(id) && liveIndex(of: id) != nil
         }
     }
 }

@@ -101,6 +101,8 @@ extension InMemoryActivityHost {
             cards[index].content = content
             cards[index].lastTimestamp = timestamp
             setStaleDate(staleDate, of: index)
+            // `contentUpdates` yields the pushed content to an app that observes the card.
+            schedule(.yield(.contentChanged(id, content: content)), after: 0)
         case .end(let content, let dismissal, let timestamp):
             guard timestamp >= cards[index].lastTimestamp else { return .ignoredAsOlder(id) }
             cards[index].lastTimestamp = timestamp

@@ -10,6 +10,9 @@ public final class InMemoryAlertCenter: AlertCenter {
         public var alert: QuestionAlert
         public var title: String
         public var body: String
+        /// The category the notification shows, so its buttons: the one the Notification Service Extension
+        /// registered for this question, or the kind's fixed one.
+        public var category: NotificationCategoryDescription
     }
 
     /// The alerts on the lock screen, oldest first.
@@ -22,9 +25,14 @@ public final class InMemoryAlertCenter: AlertCenter {
     public init() {}
 
     /// APNs delivers an alert: one with the same identifier (its collapse id) replaces the one shown.
-    public func deliver(_ alert: QuestionAlert, title: String, body: String) {
+    /// `category` is what the extension registered for it (nil: the question's own, made from its options).
+    public func deliver(
+        _ alert: QuestionAlert, title: String, body: String, category: NotificationCategoryDescription? = nil
+    ) {
         delivered.removeAll { $0.identifier == alert.notificationIdentifier }
-        delivered.append(Delivered(identifier: alert.notificationIdentifier, alert: alert, title: title, body: body))
+        delivered.append(Delivered(
+            identifier: alert.notificationIdentifier, alert: alert, title: title, body: body,
+            category: category ?? QuestionCategories.category(for: alert)))
     }
 
     public func removeDeliveredAlerts(withIdentifiers identifiers: [String]) {

@@ -24,6 +24,8 @@ public final class SimulatedPhone {
     public let storage: any KeyValueStorage
     public let configuration: AppConfiguration
     public let guards: GuardSet
+    /// The phone's sealing key pair (its Keychain): outlives every process of the app.
+    public let sealKeys: (any SealKeyring)?
     /// The app's process while it runs; nil while terminated.
     public private(set) var app: FleetAppEngine?
     /// Whether the app's process is suspended (alive but running nothing).
@@ -34,9 +36,11 @@ public final class SimulatedPhone {
 
     public init(
         configuration: AppConfiguration, clock: WallClock, storage: any KeyValueStorage = InMemoryKeyValueStorage(),
-        behaviour: InMemoryActivityHost.Behaviour = .init(), installID: UInt32 = 1, guards: GuardSet = .all
+        behaviour: InMemoryActivityHost.Behaviour = .init(), installID: UInt32 = 1, guards: GuardSet = .all,
+        sealKeys: (any SealKeyring)? = nil
     ) {
         self.configuration = configuration
+        self.sealKeys = sealKeys
         self.clock = clock
         self.storage = storage
         self.guards = guards
@@ -55,7 +59,7 @@ public final class SimulatedPhone {
         isSuspended = false
         let engine = FleetAppEngine(
             configuration: configuration, host: host, alerts: alerts, outbox: outbox, storage: storage, clock: clock, guards: guards,
-            firstCallID: lastCallID + 1)
+            sealKeys: sealKeys, firstCallID: lastCallID + 1)
         app = engine
         engine.launch(cachedSessions: cachedSessions, hiddenDirs: hiddenDirs, inForeground: inForeground)
     }

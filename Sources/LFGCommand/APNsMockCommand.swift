@@ -10,7 +10,7 @@ public struct APNsMockCommand: Command {
     public static let summary = "run a local APNs stand-in speaking HTTP/2"
     public static let usage = """
         Usage: lfg apns-mock [--port N] [--tls] [--key-file PEM] [--bundle-id ID] [--ca-out FILE]
-                             [--channel-limit N] [--quiet]
+                             [--channel-limit N] [--leak-check FIXTURE] [--quiet]
 
         Serves APNs' device-push, broadcast (POST /4/broadcasts/apps/<bundle>) and channel management
         (/1/apps/<bundle>/channels, /all-channels) APIs on one port of 127.0.0.1: point every LFG_APNS_*_URL
@@ -26,6 +26,10 @@ public struct APNsMockCommand: Command {
         "goaway|drop|silent|expire-provider-tokens", "after"?}, POST /mock/reset, GET /mock/records,
         GET /mock/channels, POST /mock/channels/faults {"call": "create|read|delete|list|broadcast",
         "status"?, "reason"?, "count"?}, POST /mock/channels/limit {"limit"}.
+        --leak-check FIXTURE (privacy mode, contract 8.3): a JSON array of words (titles, steps, paths,
+        question texts, options, answers); every push carrying one prints a LEAK line on stderr, is listed
+        by GET /mock/leaks, and makes the stand-in exit 1 when stopped. POST /mock/leaks {"words": [...]}
+        sets the words at run time.
         """
 
     let port: UInt16
@@ -35,6 +39,7 @@ public struct APNsMockCommand: Command {
     let caOut: String?
     let isQuiet: Bool
     let channelLimit: Int
+    let leakFixture: String?
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
         port = UInt16(try arguments.integer("--port", in: 0...65535) ?? 2197)
@@ -44,6 +49,7 @@ public struct APNsMockCommand: Command {
         caOut = try arguments.value("--ca-out")
         isQuiet = arguments.flag("--quiet")
         channelLimit = try arguments.integer("--channel-limit", in: 0...1_000_000) ?? MockState.defaultChannelLimit
+        leakFixture = try arguments.value("--leak-check")
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
@@ -65,9 +71,11 @@ public struct APNsMockCommand: Command {
                 return claims
             }
         }
-        var printer: (@Sendable (MockRecord) -> Void)?
-        if !isQuiet {
-            printer = { record in context.write(record.jsonLine + "\n") }
+        let leakCheck = try leakFixture.map { path throws(CommandFailure) in try Self.leakCheck(fixture: path) }
+        let isQuiet = isQuiet
+        let printer: @Sendable (MockRecord) -> Void = { record in
+            if !isQuiet { context.write(record.jsonLine + "\n") }
+            if let leak = leakCheck?.leak(in: record) { context.writeError("lfg apns-mock: \(leak.summary)\n") }
         }
         let bundle = (bundleID ?? context.environment["LFG_APNS_BUNDLE_ID"]).map { BundleID($0) }
         let server: APNsMockServer
@@ -77,7 +85,9 @@ public struct APNsMockCommand: Command {
         } catch {
             throw CommandFailure("cannot start the stand-in: \(error)")
         }
+        server.state.checkLeaks(leakCheck)
         var banner: [String: Any] = ["listening": server.baseURL, "tls": isTLS, "verifying": verifier != nil]
+        if let leakCheck { banner["leakCheckWords"] = leakCheck.words.count }
         if let certificate = server.certificatePEM {
             let path = caOut ?? NSTemporaryDirectory() + "lfg-apns-mock-\(server.port)-ca.pem"
             guard FileManager.default.createFile(atPath: path, contents: Data(certificate.utf8)) else {
@@ -89,7 +99,22 @@ public struct APNsMockCommand: Command {
         context.write(String(decoding: line, as: UTF8.self) + "\n")
         await Self.waitForInterrupt()
         server.stop()
+        let leaks = server.state.leaks
+        guard leaks.isEmpty else {
+            context.writeError("lfg apns-mock: \(leaks.count) of \(server.state.leakChecked) pushes carried fixture words\n")
+            return 1
+        }
         return 0
+    }
+
+    /// The leak check a fixture file names.
+    static func leakCheck(fixture path: String) throws(CommandFailure) -> LeakCheck {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("cannot read the leak-check fixture '\(path)'; give a JSON array of words")
+        }
+        do { return try LeakCheck(fixture: String(decoding: data, as: UTF8.self)) } catch {
+            throw CommandFailure("\(path): \(error)")
+        }
     }
 
     /// Suspends until SIGINT or SIGTERM.

@@ -1,3 +1,6 @@
+import APNs
+import ControlPlane
+import FleetCore
 import Foundation
 import Sealing
 
@@ -37,16 +40,23 @@ public struct BenchSealCommand: Command {
             }
             guard let sealed else { return 1 }
             let openTimes = try Self.time(count) { _ = try opener.open(sealed) }
-            let push: [String: Any] = [
-                "aps": ["alert": ["title": "LFG", "body": AlertContent.placeholder], "mutable-content": 1],
-                "lfgSeal": ["kid": sealed.keyID, "box": sealed.base64],
-            ]
-            let pushBytes = try JSONSerialization.data(withJSONObject: push).count
+            // The question alert the server sends a sealed device: the real payload, words fitted and sealed.
+            let words = AlertWords(title: "api-server: migrations", body: text, options: ["Yes", "No"])
+            let disclosure = HPKEAlertSealing().disclosure(
+                of: words, isPrivate: true, sealKey: DeviceSealKey(base64: phone.publicKey.base64, keyID: phone.publicKey.keyID))
+            let question = Question(
+                id: "q-0123456789abcdef", sid: "s-0123456789abcdef", kind: .choice, text: text, options: words.options,
+                createdAt: 0, expiresAt: nil)
+            let pushBytes = try PushRequest.questionAlert(
+                question, title: words.title, disclosure: disclosure.disclosure,
+                token: try DeviceToken(hex: String(repeating: "a", count: 64)), environment: .sandbox,
+                bundleID: BundleID("com.example.lfg")
+            ).payload.bytes.count
             let seal = Self.summary(sealTimes)
             let open = Self.summary(openTimes)
             context.write(String(
                 format: "%@ (%d chars): seal median %.1f µs (p90 %.1f, min %.1f); open median %.1f µs;"
-                    + " box %d bytes, base64 %d, example push %d bytes of 4096\n",
+                    + " box %d bytes, base64 %d, sealed question alert %d bytes of 4096\n",
                 label, text.count, seal.median, seal.p90, seal.min, open.median, sealed.box.count,
                 sealed.base64.utf8.count, pushBytes))
             figures[label] = [

@@ -9,6 +9,7 @@ import Foundation
 import HTTPServer
 import HTTPTypes
 import HookAdapter
+import Sealing
 import StorePostgres
 import StoreSQLite
 
@@ -113,7 +114,7 @@ struct ServeParts: Sendable {
                 store: store, gateway: gateway, decisionLog: decisionLog, policy: config.cardPolicy,
                 tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
                 questionNotifier: questionNotifier(config, sender: sender),
-                questionLifetime: Double(config.questionLifetimeSeconds)),
+                questionLifetime: Double(config.questionLifetimeSeconds), alertSealing: HPKEAlertSealing()),
             gate: gate(config, port: port, lock: .notTried),
             recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
         try await service.start()

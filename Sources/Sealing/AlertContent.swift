@@ -1,3 +1,5 @@
+import FleetCore
+
 /// What an alert's words become for one device: the pure rule of privacy mode's alerts (CONTRACT 8.3).
 ///
 /// - The device registered a `sealKey`: the text (shortened to ``maximumSealedTextBytes``) is sealed to it, and
@@ -16,10 +18,10 @@ public struct AlertContent: Sendable, Equatable {
     public let sealingFailure: SealError?
 
     /// The readable text of every private alert: says a session wants attention, not what it said.
-    public static let placeholder = "A session needs you"
+    public static let placeholder = AlertWords.placeholder
     /// The most UTF-8 bytes of text sealed into one alert. Sealed, base64'd and named with its key id, that is
     /// at most ``maximumSealedBase64Bytes`` of the push, leaving over 1 KB of APNs' 4096 for the rest.
-    public static let maximumSealedTextBytes = 2048
+    public static let maximumSealedTextBytes = AlertWords.maximumSealedBytes
     /// base64(65-byte enc || text || 16-byte tag) for the longest text.
     public static let maximumSealedBase64Bytes = (HPKESuite.encBytes + maximumSealedTextBytes + HPKESuite.tagBytes + 2) / 3 * 4
     /// What marks shortened text.

@@ -1,3 +1,5 @@
+import FleetCore
+
 /// Seals an alert's text to a device's ``SealPublicKey``: HPKE base mode, single shot (RFC 9180 6.1),
 /// with ``info`` binding every box to LFG alerts of this format version.
 ///
@@ -7,7 +9,7 @@
 public enum AlertSealer {
     /// HPKE's `info`: names the purpose and format version, so a box made for anything else never opens as
     /// an alert. A new format takes a new version ("lfg alert v2"), never a silent change.
-    public static let info: [UInt8] = Array("lfg alert v1".utf8)
+    public static let info: [UInt8] = SealedAlertFormat.info
 
     /// Seals `plaintext` (the alert text as UTF-8) to `key` with a fresh ephemeral key.
     public static func seal(_ plaintext: [UInt8], to key: SealPublicKey) throws(SealError) -> SealedAlert {

@@ -1,3 +1,4 @@
+import FleetCore
 import Foundation
 
 /// A device's sealing key as it registers it (`sealKey` on `PUT /api/devices/{id}`): a P-256 public key in
@@ -27,9 +28,6 @@ public struct SealPublicKey: Sendable, Hashable {
     public var base64: String { Data(x963).base64EncodedString() }
 
     static func keyID(of x963: [UInt8]) throws(SealError) -> String {
-        try HKDFSHA256.sha256(x963).prefix(8).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 0x10 ? "0" + hex : hex
-        }.joined()
+        SealedAlertFormat.keyID(fromSHA256: try HKDFSHA256.sha256(x963))
     }
 }

@@ -43,8 +43,10 @@ import Testing
 
     func play(_ demo: DemoParts) async throws {
         let api = LoopbackHTTPHandler(baseURL: demo.url)
+        let narration = Narration()
         let world = DemoWorld(
-            schedule: .standard, api: api, bearerToken: demo.bearerToken, startedAt: Self.start, pushes: demo.inbox)
+            schedule: .standard, api: api, bearerToken: demo.bearerToken, startedAt: Self.start, pushes: demo.inbox,
+            narrate: { narration.lines.append($0) })
         let service = demo.serve.service
         var comparedAt: [Double] = []
         for tenth in 0...1190 {
@@ -64,7 +66,12 @@ import Testing
             let card = try #require(state.devices.first { $0.deviceId == DemoWorld.deviceID }?.card?.contentState)
             let visible = try #require(world.liveCards.first)
             #expect(world.liveCards.count == 1)
-            #expect(visible.content.isSame(as: card), "at \(second) s the phone shows \(visible.content), the server \(card)")
+            // Privacy mode (the demo's default): the server's card is wordless, the phone's may carry the words
+            // the app put back; they are the same card (FleetCore's one rule for the two writers).
+            #expect(card.isWordless)
+            #expect(
+                visible.content.isSame(as: card, words: .withheld),
+                "at \(second) s the phone shows \(visible.content), the server \(card)")
             #expect(card.needsInput == needsInput)
             // Beside the oldest question (the deploy permission, with Allow / Deny) the card keeps two rows.
             #expect(card.more == (second == 20 ? 3 : 0))
@@ -76,8 +83,18 @@ import Testing
         #expect(events.contains("start") && events.contains("update") && events.contains("end"))
         #expect(demo.standIn.state.records.allSatisfy { $0.status == 200 && $0.providerToken != nil })
         #expect(world.liveCards.isEmpty, "everything finished before the cycle's end")
+        // The leak check (contract 8.3): on, searched every push of the cycle, and found none of the demo's words.
+        #expect(demo.standIn.state.isCheckingLeaks)
+        #expect(demo.standIn.state.leakChecked >= events.count)
+        #expect(demo.standIn.state.leaks == [])
         try await expectQuestionsPlayedOut(demo, api: api, world: world)
+        let opened = narration.lines.filter { $0.contains("sealed alert, opened with the phone's key") }
+        #expect(opened.count == 3, "\(narration.lines.filter { $0.contains("alert") })")
+        #expect(!narration.lines.contains { $0.contains("has no") }, "every button tapped was on its alert")
     }
+
+    /// The demo's narration, kept for the checks.
+    final class Narration { var lines: [String] = [] }
 
     /// Issue 14.6: each question alerted the phone; two were answered from its alerts (the agents released),
     /// one at the terminal; every alert was withdrawn by a background push.
@@ -86,6 +103,19 @@ import Testing
         let alerts = records.filter { $0.pushType == "alert" }
         #expect(alerts.map { $0.headers["apns-collapse-id"] } == ["deploy-ask-1", "cache-ask-1", "toolchain-ask-1"])
         #expect(alerts.allSatisfy { $0.token == DemoWorld.alertToken.hex })
+        // Privacy mode: each alert went sealed to the key the phone made and registered (no options, no
+        // title in the clear), and the phone opened each with its own key: the words and buttons came from it.
+        let phoneKey = try #require(try world.phone.sealKeys?.currentKey())
+        for alert in alerts {
+            let body = try #require(alert.bodyJSON as? [String: Any])
+            #expect(body["options"] == nil)
+            #expect((body["lfgSeal"] as? [String: Any])?["kid"] as? String == phoneKey.keyID)
+        }
+        let device = await api.respond(to: HTTPRequest(
+            method: "GET", path: "/api/devices/\(DemoWorld.deviceID.rawValue)",
+            headers: ["Authorization": "Bearer \(demo.bearerToken)"]))
+        let registered = try JSONDecoder().decode(DeviceChannelInfo.self, from: try #require(device.bodyData))
+        #expect(registered.sealKeyId == phoneKey.keyID && registered.privacy == true)
         let withdrawals = records.filter { $0.pushType == "background" }
         #expect(Set(withdrawals.compactMap { $0.headers["apns-collapse-id"] }) == ["deploy-ask-1", "cache-ask-1", "toolchain-ask-1"])
         for (id, answer, by) in [("deploy-ask-1", "Allow", "demo-iphone"), ("cache-ask-1", "SQLite", "demo-iphone")] {

@@ -16,6 +16,8 @@ public struct ServerConfig: Hashable, Sendable {
     /// `LFG_PUBLIC_URL`: the base URL a phone reaches this server at (e.g. `https://mac.example.ts.net:8766`),
     /// carried by pairing links; nil: the address `lfg serve` listens on.
     public var publicURL: String?
+    /// `LFG_PRIVACY=1`: every device that does not say otherwise is private (contract 8.3).
+    public var isPrivacyDefault: Bool = false
     /// `LFG_NO_NEWS_AFTER_S`: a busy session silent this long (its host up) reads as "no news" (``SilenceRule``).
     public var noNewsAfterSeconds: Int = Int(SilenceRule.defaultSeconds)
     public var apns: APNsSettings
@@ -49,7 +51,7 @@ public struct ServerConfig: Hashable, Sendable {
 
     /// The watcher's card policy with this configuration's stale date.
     public var cardPolicy: CardPolicy {
-        var policy = CardPolicy(staleAfter: Double(staleAfterSeconds))
+        var policy = CardPolicy(staleAfter: Double(staleAfterSeconds), privacyByDefault: isPrivacyDefault)
         policy.silence = SilenceRule(noNewsAfter: Double(noNewsAfterSeconds))
         return policy
     }
@@ -98,6 +100,11 @@ public struct ServerConfig: Hashable, Sendable {
         }
         config.questionLifetimeSeconds = try integer(
             "LFG_QUESTION_TTL_S", default: defaultQuestionLifetimeSeconds, in: 1...86_400)
+        switch value("LFG_PRIVACY") {
+        case nil, "0": config.isPrivacyDefault = false
+        case "1": config.isPrivacyDefault = true
+        case let other?: throw ConfigError(variable: "LFG_PRIVACY", message: "must be 1 (on) or 0 (off), not '\(other)'")
+        }
         config.noNewsAfterSeconds = try integer("LFG_NO_NEWS_AFTER_S", default: Int(SilenceRule.defaultSeconds), in: 10...86_400)
         if let url = value("LFG_PUBLIC_URL") {
             do { config.publicURL = try PairingLink(parsing: PairingLink(server: url, code: "check").text).server } catch {

@@ -16,8 +16,12 @@ public struct QuestionPush: Hashable, Sendable {
         public var deviceId: DeviceID
         public var env: PushEnvironment
         public var hex: String
+        /// What the alert shows Apple on this device: the words, the placeholder, or the placeholder and
+        /// the words sealed to its key (privacy mode, contract 8.3).
+        public var disclosure: AlertDisclosure
 
-        public init(deviceId: DeviceID, env: PushEnvironment, hex: String) {
+        public init(deviceId: DeviceID, env: PushEnvironment, hex: String, disclosure: AlertDisclosure = .clear) {
+            self.disclosure = disclosure
             self.deviceId = deviceId
             self.env = env
             self.hex = hex
@@ -81,7 +85,8 @@ public struct APNsQuestionNotifier: QuestionNotifier {
             switch push.action {
             case .ask:
                 return try .questionAlert(
-                    push.question, title: push.title, token: token, environment: target.env, bundleID: bundleID)
+                    push.question, title: push.title, disclosure: target.disclosure, token: token,
+                    environment: target.env, bundleID: bundleID)
             case .withdraw:
                 return try .questionWithdrawal(push.question, token: token, environment: target.env, bundleID: bundleID)
             }

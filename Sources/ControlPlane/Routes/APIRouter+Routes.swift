@@ -68,7 +68,7 @@ extension APIRouter {
                 await with(DeviceBody.self, request) { body throws(ServiceError) in
                     try await service.reportDevice(
                         DeviceID(parameters[0]), body.profile, pushToStartToken: body.pushToStartToken,
-                        appState: body.appState)
+                        appState: body.appState, sealKey: body.sealKey)
                     return ok
                 }
             },

@@ -37,9 +37,12 @@ struct DeviceBody: Decodable {
     var pushToStartToken: String?
     /// Whether the app is in the foreground; nil when the app did not say (older apps never do).
     var appState: DeviceAppState?
+    /// The `sealKey` text as sent, checked by the service's ``AlertSealing`` (this layer has no crypto).
+    var sealKey: String?
 
     enum CodingKeys: String, CodingKey {
         case env, platform, apnsToken, pushToStartToken, widgetPushToken, hiddenDirs, appState, liveActivityChannels
+        case privacy, sealKey
     }
 
     init(from decoder: any Decoder) throws {
@@ -54,7 +57,9 @@ struct DeviceBody: Decodable {
             apnsToken: try container.decodeTokenIfPresent(.apnsToken),
             widgetPushToken: try container.decodeTokenIfPresent(.widgetPushToken),
             hiddenDirs: HiddenDirs(try container.decodeIfPresent([String].self, forKey: .hiddenDirs) ?? []),
-            liveActivityChannels: try container.decodeIfPresent(Bool.self, forKey: .liveActivityChannels) ?? false)
+            liveActivityChannels: try container.decodeIfPresent(Bool.self, forKey: .liveActivityChannels) ?? false,
+            privacy: try container.decodeIfPresent(Bool.self, forKey: .privacy))
+        sealKey = try container.decodeIfPresent(String.self, forKey: .sealKey)
         pushToStartToken = try container.decodeTokenIfPresent(.pushToStartToken)
         if let text = try container.decodeIfPresent(String.self, forKey: .appState) {
             guard let state = DeviceAppState(rawValue: text) else {

@@ -106,8 +106,19 @@ extension ControlPlaneService {
     /// `PUT /api/devices/{deviceId}`: its profile, its push-to-start token and its app's foreground state
     /// if it sent them, in one commit.
     public func reportDevice(
-        _ deviceId: DeviceID, _ profile: DeviceProfile, pushToStartToken: String?, appState: DeviceAppState? = nil
+        _ deviceId: DeviceID, _ profile: DeviceProfile, pushToStartToken: String?, appState: DeviceAppState? = nil,
+        sealKey: String? = nil
     ) async throws(ServiceError) {
+        var profile = profile
+        // A new key replaces the old one; a PUT without one leaves the device with none (the PUT is the whole
+        // profile). Checked before anything changes, so a bad key changes nothing.
+        if let sealKey {
+            do {
+                profile.sealKey = try dependencies.alertSealing.sealKey(base64: sealKey)
+            } catch {
+                throw .invalid(InputError(field: "sealKey", message: error.message))
+            }
+        }
         let at = now
         var events: [WatcherEvent] = [.deviceReported(deviceId, profile, at: at)]
         if let appState { events.append(.appStateReported(deviceId, appState, at: at)) }
@@ -167,7 +178,9 @@ extension ControlPlaneService {
                 deviceId: deviceId, env: record.profile.env, card: card, veto: record.veto.map { $0.sorted() },
                 tokens: LiveActivityState.TokenCounts(
                     pushToStart: record.tokens.of(.pushToStart).count, update: record.tokens.of(.update).count),
-                mode: mode, channel: mode == .channel ? record.channel.current?.shortId : nil))
+                mode: mode, channel: mode == .channel ? record.channel.current?.shortId : nil,
+                privacy: record.profile.isPrivate(byDefault: dependencies.policy.privacyByDefault),
+                sealKeyId: record.profile.sealKey?.keyID))
         }
         return LiveActivityState(
             enabled: reason == nil, reason: reason, devices: devices,

@@ -7,7 +7,9 @@ extension ControlPlaneService {
     /// `GET /api/devices/{deviceId}`: the device as stored, plus its channel id and mode; a 404 when unknown.
     public func device(_ deviceId: DeviceID) throws(ServiceError) -> DeviceListing {
         guard let record = watcher.boxes[deviceId]?.record else { throw .notFound("no device '\(deviceId)'") }
-        return DeviceListing(deviceId: deviceId, record: record, mode: watcher.mode(of: record))
+        return DeviceListing(
+            deviceId: deviceId, record: record, mode: watcher.mode(of: record),
+            privacyByDefault: dependencies.policy.privacyByDefault)
     }
 
     /// `DELETE /api/devices/{deviceId}`: forgets the device and deletes its channels at APNs; a 404 when unknown.
@@ -43,8 +45,14 @@ public struct DeviceListing: Hashable, Sendable, Encodable {
     public var apnsToken: String?
     public var widgetPushToken: String?
     public var tokens: LiveActivityState.TokenCounts
+    /// Whether privacy mode is on (asked, or the server's default): pushes carry no words (contract 8.3).
+    public var privacy: Bool
+    /// The id of the key alerts are sealed to; null when none is registered.
+    public var sealKeyId: String?
 
-    init(deviceId: DeviceID, record: DeviceRecord, mode: CardMode) {
+    init(deviceId: DeviceID, record: DeviceRecord, mode: CardMode, privacyByDefault: Bool) {
+        privacy = record.profile.isPrivate(byDefault: privacyByDefault)
+        sealKeyId = record.profile.sealKey?.keyID
         self.deviceId = deviceId
         env = record.profile.env
         platform = record.profile.platform
@@ -61,7 +69,7 @@ public struct DeviceListing: Hashable, Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case deviceId, env, platform, hiddenDirs, liveActivityChannels, channelId, mode, channelFallback, apnsToken
-        case widgetPushToken, tokens
+        case widgetPushToken, tokens, privacy, sealKeyId
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -77,5 +85,7 @@ public struct DeviceListing: Hashable, Sendable, Encodable {
         try container.encode(apnsToken, forKey: .apnsToken)
         try container.encode(widgetPushToken, forKey: .widgetPushToken)
         try container.encode(tokens, forKey: .tokens)
+        try container.encode(privacy, forKey: .privacy)
+        try container.encode(sealKeyId, forKey: .sealKeyId)
     }
 }

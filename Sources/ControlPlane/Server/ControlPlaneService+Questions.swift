@@ -156,12 +156,30 @@ extension ControlPlaneService {
 
     private func enqueue(_ action: QuestionPush.Action, _ question: Question) {
         guard dependencies.questionNotifier != nil else { return }
-        let targets = targets(\.apnsToken)
+        var targets = targets(\.apnsToken)
         guard !targets.isEmpty else { return }
         let title = fleet.sessions[question.sid]?.title ?? ""
-        questionOutbox.append(QuestionPush(
-            action: action, question: question, title: title.isEmpty ? "Your agent asks" : title, targets: targets))
+        let shownTitle = title.isEmpty ? "Your agent asks" : title
+        if action == .ask { targets = targets.map { disclose(question, title: shownTitle, to: $0) } }
+        questionOutbox.append(QuestionPush(action: action, question: question, title: shownTitle, targets: targets))
         questionOutboxSignal.notify()
+    }
+
+    /// Privacy mode (contract 8.3): what a question's alert shows Apple on one device. A sealing failure is
+    /// said on stderr and counted; the alert then carries the placeholder alone, never the words.
+    private func disclose(_ question: Question, title: String, to target: QuestionPush.Target) -> QuestionPush.Target {
+        guard let profile = watcher.boxes[target.deviceId]?.record.profile else { return target }
+        let words = AlertWords(title: title, body: question.text, options: question.options).fitted()
+        let result = dependencies.alertSealing.disclosure(
+            of: words, isPrivate: profile.isPrivate(byDefault: dependencies.policy.privacyByDefault),
+            sealKey: profile.sealKey)
+        if let failure = result.failure {
+            alertSealingFailures += 1
+            dependencies.reportProblem("question \(question.id) to device \(target.deviceId): not sealed (\(failure)); sent with the placeholder only")
+        }
+        var target = target
+        target.disclosure = result.disclosure
+        return target
     }
 
     private func publishQuestion(_ question: Question) {

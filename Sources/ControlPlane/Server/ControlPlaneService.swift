@@ -28,14 +28,18 @@ public actor ControlPlaneService {
         public var questionNotifier: (any QuestionNotifier)?
         /// Seconds until a question whose prompt gives no `expiresAt` expires (`LFG_QUESTION_TTL_S`).
         public var questionLifetime: Double
+        /// Seals private devices' alerts to their keys (contract 8.3); `lfg serve` wires Sealing's HPKE.
+        public var alertSealing: any AlertSealing
 
         public init(
             store: any Store, gateway: any PushGateway, decisionLog: any DecisionLogSink,
             wallClock: WallClock = .system, clock: any Clock<Duration> = ContinuousClock(), guards: GuardSet = .all,
             policy: CardPolicy = CardPolicy(), tickInterval: Duration = .milliseconds(2000),
             coalesceWindow: Duration = .milliseconds(10), reportProblem: @escaping @Sendable (String) -> Void = { _ in },
-            questionNotifier: (any QuestionNotifier)? = nil, questionLifetime: Double = QuestionBook.defaultLifetime
+            questionNotifier: (any QuestionNotifier)? = nil, questionLifetime: Double = QuestionBook.defaultLifetime,
+            alertSealing: any AlertSealing = NoAlertSealing()
         ) {
+            self.alertSealing = alertSealing
             self.questionNotifier = questionNotifier
             self.questionLifetime = questionLifetime
             self.store = store
@@ -61,6 +65,8 @@ public actor ControlPlaneService {
     var recentLog: [String] = []
     /// Commits of APNs answers that failed (their pushes are re-decided at the next tick).
     var unrecordedAnswerCommits = 0
+    /// Question alerts that could not be sealed to their device's key (each went with the placeholder alone).
+    public internal(set) var alertSealingFailures = 0
     static let recentLogLimit = 1000
     /// Session changes and decision-log lines, for `GET /api/events`.
     public nonisolated let events = EventHub()

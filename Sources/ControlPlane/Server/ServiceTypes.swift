@@ -61,11 +61,17 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
         public var mode: CardMode
         /// The device's channel id, first 8 characters only; nil in token mode.
         public var channel: String?
+        /// Whether privacy mode is on for the device: its pushes carry no words (contract 8.3).
+        public var privacy: Bool
+        /// The id of the key its alerts are sealed to; nil when none is registered.
+        public var sealKeyId: String?
 
         public init(
             deviceId: DeviceID, env: PushEnvironment?, card: Card?, veto: [SessionID]?, tokens: TokenCounts,
-            mode: CardMode = .token, channel: String? = nil
+            mode: CardMode = .token, channel: String? = nil, privacy: Bool = false, sealKeyId: String? = nil
         ) {
+            self.privacy = privacy
+            self.sealKeyId = sealKeyId
             self.deviceId = deviceId
             self.env = env
             self.card = card
@@ -75,7 +81,7 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
             self.channel = channel
         }
 
-        enum CodingKeys: String, CodingKey { case deviceId, env, card, veto, tokens, mode, channel }
+        enum CodingKeys: String, CodingKey { case deviceId, env, card, veto, tokens, mode, channel, privacy, sealKeyId }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -86,6 +92,8 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
             try container.encode(tokens, forKey: .tokens)
             try container.encode(mode, forKey: .mode)
             try container.encode(channel, forKey: .channel)
+            try container.encode(privacy, forKey: .privacy)
+            try container.encode(sealKeyId, forKey: .sealKeyId)
         }
     }
 

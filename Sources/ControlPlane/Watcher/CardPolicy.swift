@@ -1,7 +1,7 @@
 import FleetCore
 
-/// The time rules of the server's card: staleness, the 8-hour renewal, token ageing, the priority budget,
-/// and how often a failing channel is retried. Every threshold is defined here once; the watcher, the
+/// The rules of the server's card: staleness, the 8-hour renewal, token ageing, the priority budget,
+/// how often a failing channel is retried, and whether a device that did not say is private. Every threshold is defined here once; the watcher, the
 /// configuration (`LFG_STALE_AFTER_S`) and the simulator read them from here.
 public struct CardPolicy: Hashable, Sendable {
     /// `stale-date` = push time + this (`LFG_STALE_AFTER_S`); the default and its reason live in
@@ -29,14 +29,18 @@ public struct CardPolicy: Hashable, Sendable {
     public var channelAttempts: Int
     /// The first wait before a failed channel creation is retried; doubled after each failure.
     public var channelRetryDelay: Double
+    /// `LFG_PRIVACY=1`: devices that did not say (`"privacy"` on their `PUT`) are private (contract 8.3).
+    public var privacyByDefault: Bool
     /// When a busy session that sent nothing reads as "no news" (`LFG_NO_NEWS_AFTER_S`, guard `no-news`).
     public var silence: SilenceRule = .standard
 
     public init(
         staleAfter: Double = CardPolicy.defaultStaleAfterSeconds, staleRefreshLead: Double? = nil,
         renewAfter: Double = CardPolicy.cardLifetimeSeconds - 30 * 60, updateTokenMaxAge: Double = 12 * 3600,
-        budget: PushBudget = PushBudget(), channelAttempts: Int = 3, channelRetryDelay: Double = 30
+        budget: PushBudget = PushBudget(), channelAttempts: Int = 3, channelRetryDelay: Double = 30,
+        privacyByDefault: Bool = false
     ) {
+        self.privacyByDefault = privacyByDefault
         self.staleAfter = staleAfter
         self.staleRefreshLead = staleRefreshLead ?? CardStaleness.refreshLead(staleAfter: staleAfter)
         self.renewAfter = renewAfter

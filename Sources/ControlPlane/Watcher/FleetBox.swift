@@ -62,11 +62,19 @@ public struct DeviceProfile: Hashable, Sendable, Codable {
     public var hiddenDirs: HiddenDirs
     /// The device runs iOS 18+ and its app requests channel cards (contract 8.1): it gets a channel.
     public var liveActivityChannels: Bool
+    /// Privacy mode as the app asked (`"privacy"`, contract 8.3); nil when it did not say, so the server's
+    /// default (`LFG_PRIVACY`) applies. Read it through ``isPrivate(byDefault:)``.
+    public var privacy: Bool?
+    /// The key alerts are sealed to (`"sealKey"`); a new one replaces the old.
+    public var sealKey: DeviceSealKey?
 
     public init(
         env: PushEnvironment? = nil, platform: String = "ios", apnsToken: String? = nil,
-        widgetPushToken: String? = nil, hiddenDirs: HiddenDirs = [], liveActivityChannels: Bool = false
+        widgetPushToken: String? = nil, hiddenDirs: HiddenDirs = [], liveActivityChannels: Bool = false,
+        privacy: Bool? = nil, sealKey: DeviceSealKey? = nil
     ) {
+        self.privacy = privacy
+        self.sealKey = sealKey
         self.env = env
         self.platform = platform
         self.apnsToken = apnsToken
@@ -76,7 +84,7 @@ public struct DeviceProfile: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case env, platform, apnsToken, widgetPushToken, hiddenDirs, liveActivityChannels
+        case env, platform, apnsToken, widgetPushToken, hiddenDirs, liveActivityChannels, privacy, sealKey
     }
 
     /// Lenient: a profile stored before a field existed reads that field's default.
@@ -88,6 +96,16 @@ public struct DeviceProfile: Hashable, Sendable, Codable {
         widgetPushToken = try container.decodeIfPresent(String.self, forKey: .widgetPushToken)
         hiddenDirs = try container.decodeIfPresent(HiddenDirs.self, forKey: .hiddenDirs) ?? []
         liveActivityChannels = try container.decodeIfPresent(Bool.self, forKey: .liveActivityChannels) ?? false
+        privacy = try container.decodeIfPresent(Bool.self, forKey: .privacy)
+        sealKey = try container.decodeIfPresent(DeviceSealKey.self, forKey: .sealKey)
+    }
+
+    /// Whether privacy mode is on: as the app asked, else the server's default.
+    public func isPrivate(byDefault serverDefault: Bool) -> Bool { privacy ?? serverDefault }
+
+    /// The words this device's Live Activity pushes carry: none in privacy mode.
+    public func cardWords(privacyByDefault serverDefault: Bool) -> CardWords {
+        isPrivate(byDefault: serverDefault) ? .withheld : .shown
     }
 }
 

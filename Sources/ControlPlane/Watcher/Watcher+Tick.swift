@@ -59,7 +59,9 @@ extension Watcher {
     private mutating func decideCard(
         _ box: inout FleetBox, deviceId: DeviceID, view: FleetView, now: UnixTime
     ) -> [WatcherEffect] {
-        var content = view.contentState
+        // Privacy mode: the push carries counts, phases, ids and times only (contract 8.3).
+        let words = box.record.profile.cardWords(privacyByDefault: policy.privacyByDefault)
+        var content = view.contentState.carrying(words)
         content.updatedAt = now
         var effects: [WatcherEffect] = []
         if let card = box.record.card, guards.isOn(.renewal), now - card.startedAt >= CardPolicy.cardLifetimeSeconds {
@@ -101,7 +103,8 @@ extension Watcher {
         if guards.isOn(.renewal), now - card.startedAt >= policy.renewAfter {
             return effects + renew(&box, card: card, content: content, deviceId: deviceId, now: now)
         }
-        if card.contentState.isSame(as: content, guards: guards) {
+        // A worded local update the app made over our wordless push is no change (ContentState+Words).
+        if card.contentState.isSame(as: content, words: words, guards: guards) {
             box.noTokensLogged = nil
             // A steady card is re-pushed before its stale date, so only a card nobody can reach reads stale.
             guard guards.isOn(.staleDate), let staleAt = card.staleAt, now >= staleAt - policy.staleRefreshLead else {

@@ -91,7 +91,9 @@ enum DashboardScript {
             device.card && device.tokenCounts.update === 0
               && el("span", { class: "tag warn", title: "Updates cannot reach this card until the phone registers its token" },
                 "no update token: the card may be frozen"),
-            device.veto && el("span", { class: "tag warn" }, `start vetoed for ${device.veto.join(", ")}`));
+            device.veto && el("span", { class: "tag warn" }, `start vetoed for ${device.veto.join(", ")}`),
+            el("span", { class: "tag" + (device.privacy.isOn ? " ok" : ""), "data-privacy": device.privacy.isOn ? "on" : "off",
+              "data-sealed": device.privacy.sealKey ? "1" : "0" }, device.privacy.text));
           const warnings = device.uncertainty || [];
           const attrs = { class: "device" + (warnings.length ? " is-uncertain" : ""), "data-device-id": device.deviceId,
             "data-has-card": content ? "1" : "0", "data-uncertain": warnings.map((w) => w.kind).join(" ") };
@@ -126,7 +128,10 @@ enum DashboardScript {
         const counts = (surface) => el("span", { class: "counts" },
           el("span", { class: "count working", "data-count": "working" }, el("i"), surface.working),
           el("span", { class: "count needs", "data-count": "needsInput" }, el("i"), surface.needsInput));
-        const rows = (surface) => el("div", { class: "rows" }, surface.rows.map((row) =>
+        const rows = (surface) => surface.wordless ? el("div", { class: "rows wordless", "data-wordless": "1" },
+            el("div", { class: "row" }, el("span", { class: "title" }, surface.wordless.headline)),
+            el("div", { class: "row-line" }, surface.wordless.guidance))
+          : el("div", { class: "rows" }, surface.rows.map((row) =>
           el("div", { class: "row", "data-sid": row.sid, "data-state": row.state },
             el("i"), el("span", { class: "title" }, row.title || row.sid,
               row.line ? el("span", { class: "row-line" }, " · " + row.line) : ""),

@@ -21,7 +21,8 @@ extension DashboardSnapshot {
                 deviceId: device.deviceId.rawValue, env: device.env?.rawValue,
                 card: device.card.map { Self.card($0, now: now) }, veto: device.veto?.map(\.rawValue),
                 tokenCounts: TokenCounts(pushToStart: device.tokens.pushToStart, update: device.tokens.update),
-                uncertainty: uncertainty.map { Warning(kind: $0, text: $0.text) })
+                uncertainty: uncertainty.map { Warning(kind: $0, text: $0.text) },
+                privacy: PrivacyStatus(isOn: device.privacy, sealKeyId: device.sealKeyId))
         }
         self.sessions = sessions.sorted(by: Self.listOrder).map { listing in
             SessionLine(

@@ -32,6 +32,26 @@ public struct DashboardSnapshot: Encodable, Sendable, Equatable {
         public var tokenCounts: TokenCounts
         /// Why the phone may not show `card` (empty when nothing says so); the panel draws the card anyway.
         public var uncertainty: [Warning]
+        /// Whether privacy mode and sealing are on (contract 8.3).
+        public var privacy: PrivacyStatus
+    }
+
+    /// What Apple can read of a device's pushes, in one tag.
+    public struct PrivacyStatus: Encodable, Sendable, Equatable {
+        public var isOn: Bool
+        /// The id of the key alerts are sealed to, first 8 characters; nil when none is registered.
+        public var sealKey: String?
+        /// "privacy on · alerts sealed (key 3f9a0c5e…)", "privacy on · alerts say only that a session needs you",
+        /// "privacy off", or "privacy off · alerts sealed (key …)".
+        public var text: String
+
+        public init(isOn: Bool, sealKeyId: String?) {
+            self.isOn = isOn
+            sealKey = sealKeyId.map { String($0.prefix(8)) }
+            let alerts = sealKey.map { "alerts sealed (key \($0)…)" }
+                ?? (isOn ? "alerts say only that a session needs you" : nil)
+            text = ([isOn ? "privacy on" : "privacy off"] + (alerts.map { [$0] } ?? [])).joined(separator: " · ")
+        }
     }
 
     /// One reason the drawn card may not be the phone's.

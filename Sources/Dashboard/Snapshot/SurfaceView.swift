@@ -25,6 +25,8 @@ public struct SurfaceView: Encodable, Sendable, Equatable {
     public var rows: [RowView]
     /// "2 More", or nil.
     public var overflowText: String?
+    /// What the surface draws instead of blank rows for a privacy push (no titles), or nil.
+    public var wordless: WordlessCard?
     /// The question's line where the surface shows one (its words, or what kind of answer a wordless one needs).
     public var questionLine: String?
     /// The buttons the Lock Screen draws under it (a confirm question's two answers).
@@ -48,6 +50,7 @@ public struct SurfaceView: Encodable, Sendable, Equatable {
                 elapsed: ElapsedLabel.text(since: row.since, now: now), line: layout.line(for: row, now: now))
         }
         overflowText = layout.overflowText
+        wordless = layout.wordless
         questionLine = layout.questionLine
         questionButtons = layout.showsQuestionButtons ? layout.question?.buttons ?? [] : []
         opensSession = layout.opensSession?.rawValue

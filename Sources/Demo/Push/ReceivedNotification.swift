@@ -6,8 +6,10 @@ import Foundation
 /// A question's alert or its background withdrawal, as the phone receives it, read back from what the
 /// APNs stand-in recorded (the card's pushes are ``ReceivedPush``).
 public enum ReceivedNotification: Hashable, Sendable {
-    /// A question alert: what it asks, and its title and body as the lock screen shows them.
-    case alert(QuestionAlert, title: String, body: String)
+    /// A question alert as APNs hands it to the phone: its JSON (the notification's `userInfo`, which the
+    /// phone's Notification Service Extension serves before iOS shows it), and its title and body as delivered
+    /// (a private device's: no title and the placeholder).
+    case alert(payload: Data, title: String, body: String)
     /// A background push, its JSON as the app's delegate gets it.
     case background(Data)
 
@@ -19,10 +21,10 @@ public enum ReceivedNotification: Hashable, Sendable {
         else { return nil }
         switch record.pushType {
         case "alert":
-            guard let alert = QuestionAlert(payload: data),
+            guard QuestionAlert(payload: data) != nil,
                 let words = (body["aps"] as? [String: Any])?["alert"] as? [String: Any]
             else { return nil }
-            return .alert(alert, title: words["title"] as? String ?? "", body: words["body"] as? String ?? "")
+            return .alert(payload: data, title: words["title"] as? String ?? "", body: words["body"] as? String ?? "")
         case "background":
             return .background(data)
         default:

@@ -1,6 +1,6 @@
 import FleetCore
 
-/// The configuration `lfg serve --demo` runs the real server with: Live Activities on, a throwaway
+/// The configuration `lfg serve --demo` runs the real server with: Live Activities and privacy mode on, a throwaway
 /// signing key, and every APNs URL pointing at the in-process stand-in, whatever the person's own
 /// environment says (a demo must never push to Apple or to a real phone).
 public enum DemoEnvironment {
@@ -32,6 +32,9 @@ public enum DemoEnvironment {
         environment["LFG_APNS_PRODUCTION_URL"] = standInURL
         environment["LFG_APNS_CA_FILE"] = nil
         environment["LFG_PUSH_PORT"] = String(port == 0 ? DefaultPort.server : port)
+        // Privacy mode (contract 8.3) unless the person says LFG_PRIVACY=0: the stand-in's leak check then
+        // proves no title, folder, question or option leaves in a push.
+        environment["LFG_PRIVACY"] = base["LFG_PRIVACY"] ?? "1"
         return environment
     }
 }

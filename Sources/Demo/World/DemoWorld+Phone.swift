@@ -102,6 +102,11 @@ extension DemoWorld {
         var counts: [String] = []
         if content.needsInput > 0 { counts.append("\(content.needsInput) needs input") }
         if content.working > 0 { counts.append("\(content.working) working") }
+        if let wordless = SurfaceLayout(content, on: .lockScreen).wordless {
+            // A privacy push's card: no titles, only how many and where to go.
+            return (counts.isEmpty ? ["nothing active"] : counts).joined(separator: ", ") + " | "
+                + wordless.headline + ": " + wordless.guidance
+        }
         let rows = content.rows.map { "\($0.title) (\($0.state == .needsInput ? "needs input" : "working"))" }
         let more = content.more > 0 ? ["\(content.more) more"] : []
         return (counts.isEmpty ? ["nothing active"] : counts).joined(separator: ", ") + " | "

@@ -13,10 +13,23 @@ extension DemoWorld {
     /// app (launching it in the background if iOS had ended it) to withdraw the alert it names.
     func receive(_ notification: ReceivedNotification) {
         switch notification {
-        case .alert(let alert, let title, let body):
-            phone.alerts.deliver(alert, title: title, body: body)
-            let buttons = QuestionCategories.category(for: alert).actions.map { "[\($0.title)]" }.joined(separator: " ")
-            say(elapsed, "phone", "alert: \(title): \(body)  \(buttons)")
+        case .alert(let payload, let title, let body):
+            // The Notification Service Extension's step: a sealed alert opens with the phone's own key, and
+            // the question's category gets the opened options as its buttons.
+            let userInfo = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] ?? [:]
+            let served = ServicedAlert.serve(userInfo, keyring: phone.sealKeys)
+            // What a tapped button hands the app: the notification's `userInfo` as the extension left it.
+            guard let tapped = try? JSONSerialization.data(withJSONObject: served.userInfo(userInfo)),
+                let alert = QuestionAlert(payload: tapped)
+            else { return }
+            let shown = served.shown ?? OpenedAlert(title: title, body: body)
+            // A placeholder keeps the kind's fixed category, the one the app registered at launch.
+            let category = served.category ?? QuestionCategories.fixedCategory(of: alert.kind)
+            phone.alerts.deliver(alert, title: shown.title, body: shown.body, category: category)
+            let buttons = category.actions.map { "[\($0.title)]" }.joined(separator: " ")
+            let how = served.shown != nil ? "sealed alert, opened with the phone's key" : "alert"
+            let placeholder = served.placeholderReason.map { " (kept its placeholder: \($0.rawValue))" } ?? ""
+            say(elapsed, "phone", "\(how)\(placeholder): \(shown.title): \(shown.body)  \(buttons)")
         case .background(let payload):
             if phone.app == nil || phone.isSuspended { wakeInBackground() }
             let before = Set(phone.alerts.delivered.map(\.identifier))
@@ -35,8 +48,7 @@ extension DemoWorld {
             say(second, "phone", "no alert from \(sid) on the lock screen to answer")
             return
         }
-        let category = QuestionCategories.category(for: delivered.alert)
-        guard let action = category.actions.first(where: { $0.title == answer }) else {
+        guard let action = delivered.category.actions.first(where: { $0.title == answer }) else {
             say(second, "phone", "the alert from \(sid) has no \(answer) button")
             return
         }

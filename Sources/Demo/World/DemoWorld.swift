@@ -61,7 +61,10 @@ public final class DemoWorld {
         // registered before the server's next tick could push-start a second one.
         phone = SimulatedPhone(
             configuration: configuration, clock: clock.wallClock,
-            behaviour: .init(tokenLatency: 0, deliveryLatency: 0, pushToStartFiresTwice: false))
+            behaviour: .init(tokenLatency: 0, deliveryLatency: 0, pushToStartFiresTwice: false),
+            // Its own sealing key pair, made at the first launch and registered as `sealKey`: the server seals
+            // each question alert to it (privacy mode) and only this phone opens them.
+            sealKeys: DemoSealKeyring())
     }
 
     /// Seconds since the demo started, as far as it has been played.

@@ -11,6 +11,9 @@ public enum ActivityHostEvent: Hashable, Sendable {
     /// `activity.activityStateUpdates` yielded a new state; `content` is what the card shows then
     /// (`activity.content.state`): the final content of an ended card tells who ended it.
     case activityStateChanged(ActivityID, ActivityLifecycleState, content: ContentState)
+    /// `activity.contentUpdates` yielded: a push (or the app) wrote the card's content. The app answers a
+    /// wordless one (privacy mode) by putting its words back.
+    case contentChanged(ActivityID, content: ContentState)
 }
 
 /// What the app uses of ActivityKit, for the fleet card and the retired per-session type.
@@ -50,7 +53,8 @@ public protocol ActivityHost: AnyObject {
     func observeActivityUpdates()
     /// Starts observing `pushToStartTokenUpdates` (yields the current token first, if there is one).
     func observePushToStartTokens()
-    /// Starts observing one card's `pushTokenUpdates` and `activityStateUpdates` (current token first).
+    /// Starts observing one card's `pushTokenUpdates`, `activityStateUpdates` and `contentUpdates` (current
+    /// token first).
     func observeActivity(_ id: ActivityID)
     /// Cancels the observations of one card: nothing it yields from now on reaches the app.
     func stopObservingActivity(_ id: ActivityID)

@@ -14,6 +14,11 @@ public struct DeviceRegistration: Hashable, Sendable, Codable {
     public var appState: AppState?
     /// iOS 18+ and the app requests channel cards (contract 8.1): the server makes the device a channel.
     public var liveActivityChannels: Bool?
+    /// Privacy mode (contract 8.3); nil: the server's default (`LFG_PRIVACY`).
+    public var privacy: Bool?
+    /// base64 of the app's P-256 sealing key's 65-byte point; alerts are sealed to it. Sent on every `PUT`
+    /// (the `PUT` is the whole profile: one without it leaves the device with no key).
+    public var sealKey: String?
     /// The token question alerts and their withdrawals go to (`registerForRemoteNotifications`). Sent in
     /// every PUT once known: the server replaces the whole device, so a PUT without it would forget it.
     public var apnsToken: PushToken?
@@ -96,6 +101,8 @@ public enum ControlPlaneCall: Hashable, Sendable {
             if let channels = registration.liveActivityChannels { body["liveActivityChannels"] = .bool(channels) }
             if let token = registration.apnsToken { body["apnsToken"] = .string(token.hex) }
             if let token = registration.widgetPushToken { body["widgetPushToken"] = .string(token.hex) }
+            if let privacy = registration.privacy { body["privacy"] = .bool(privacy) }
+            if let sealKey = registration.sealKey { body["sealKey"] = .string(sealKey) }
             return body
         case .registerToken(let registration, let env, let deviceID):
             return ["token": .string(registration.token.hex), "env": .string(env.rawValue),

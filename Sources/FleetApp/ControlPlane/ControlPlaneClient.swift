@@ -19,10 +19,16 @@ public struct DeviceChannelInfo: Hashable, Sendable, Codable {
     public var channelId: String?
     /// `"channel"` or `"token"`.
     public var mode: String
+    /// Whether the server treats the device as private (contract 8.3); nil from a server that does not say.
+    public var privacy: Bool?
+    /// The id of the `sealKey` the server holds for the device; nil when it holds none.
+    public var sealKeyId: String?
 
-    public init(channelId: String?, mode: String) {
+    public init(channelId: String?, mode: String, privacy: Bool? = nil, sealKeyId: String? = nil) {
         self.channelId = channelId
         self.mode = mode
+        self.privacy = privacy
+        self.sealKeyId = sealKeyId
     }
 
     /// The push type the app's own new cards get: the channel in channel mode, else a token.

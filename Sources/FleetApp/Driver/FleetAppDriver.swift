@@ -24,14 +24,15 @@ public final class FleetAppDriver {
 
     public init(
         configuration: AppConfiguration, host: any ActivityHost, alerts: any AlertCenter, client: any ControlPlaneClient,
-        storage: any KeyValueStorage, phoneClock: WallClock, sleeper: any Clock<Duration>, guards: GuardSet = .all
+        storage: any KeyValueStorage, phoneClock: WallClock, sleeper: any Clock<Duration>, guards: GuardSet = .all,
+        sealKeys: (any SealKeyring)? = nil
     ) {
         self.client = client
         self.phoneClock = phoneClock
         self.timer = DeadlineTimer(clock: phoneClock, sleeper: sleeper)
         engine = FleetAppEngine(
             configuration: configuration, host: host, alerts: alerts, outbox: outbox, storage: storage, clock: phoneClock,
-            guards: guards)
+            guards: guards, sealKeys: sealKeys)
     }
 
     // MARK: The app's entry points (each ends by starting the calls the engine queued)
@@ -58,6 +59,12 @@ public final class FleetAppDriver {
 
     /// The widget push token arrived.
     public func widgetTokenIssued(_ token: PushToken) { drive { $0.widgetTokenIssued(token) } }
+
+    /// The person turned privacy mode on or off; see ``FleetAppEngine/privacyChanged(_:)``.
+    public func privacyChanged(_ isOn: Bool) { drive { $0.privacyChanged(isOn) } }
+
+    /// A new sealing key pair in place of the current one; see ``FleetAppEngine/rotateSealKey()``.
+    public func rotateSealKey() { drive { $0.rotateSealKey() } }
 
     /// An answer from the card or the app; see ``FleetAppEngine/answerQuestion(_:with:sid:)``.
     public func answerQuestion(_ id: QuestionID, with answer: String, sid: SessionID? = nil) {

@@ -12,6 +12,9 @@ public enum AppTraceEvent: Hashable, Sendable {
     case sent(CallID, ControlPlaneCall, server: String)
     /// A server answered a call (or it failed).
     case answered(CallID, ControlPlaneCall, server: String, error: ControlPlaneError?)
+    /// The phone's sealing key could not be read or made (contract 8.3): the registration went without it, so
+    /// alerts arrive as placeholders until it can.
+    case sealKeyFailed(SealKeyringError)
 }
 
 /// A trace event with the time it happened.

@@ -35,6 +35,13 @@ public final class FleetAppEngine {
 
     let host: any ActivityHost
     let alerts: any AlertCenter
+    /// The phone's sealing key pair (privacy mode's sealed alerts); nil: the configured `sealKey`, if any.
+    let sealKeys: (any SealKeyring)?
+    /// The key id this process already re-registered because the server named another (once per key, so a
+    /// server that cannot keep keys is not asked again and again).
+    var sealKeyRepairedFor: String?
+    /// Privacy mode as the person chose it (starts as the configuration's; nil leaves it to the server).
+    public internal(set) var privacy: Bool?
     let outbox: any ControlPlaneOutbox
     let storage: any KeyValueStorage
     let clock: WallClock
@@ -56,13 +63,15 @@ public final class FleetAppEngine {
     public init(
         configuration: AppConfiguration, host: any ActivityHost, alerts: any AlertCenter,
         outbox: any ControlPlaneOutbox, storage: any KeyValueStorage, clock: WallClock, guards: GuardSet = .all,
-        endGate: EndGate = EndGate(),
+        sealKeys: (any SealKeyring)? = nil, endGate: EndGate = EndGate(),
         backoff: RegistrationBackoff = RegistrationBackoff(), firstCallID: CallID = 1
     ) {
         callCounter = firstCallID - 1
         self.configuration = configuration
         self.host = host
         self.alerts = alerts
+        self.sealKeys = sealKeys
+        privacy = configuration.privacy
         self.outbox = outbox
         self.storage = storage
         self.clock = clock
@@ -117,7 +126,7 @@ public final class FleetAppEngine {
     /// alone; call ``refresh()`` too: the sync that follows its answer is the one that counts.
     public func foregrounded() {
         reportAppState(.foreground)
-        fetchChannelInfo()
+        fetchDeviceInfo()
         sync(.foregrounded)
     }
 
@@ -144,6 +153,8 @@ public final class FleetAppEngine {
             manage(.pushTokenIssued(id, token))
         case .activityStateChanged(let id, let state, let content):
             manage(.activityStateChanged(id, state, content: content, fleet: host.fleetActivities))
+        case .contentChanged(let id, _):
+            restoreWords(on: id)
         }
     }
 
@@ -177,6 +188,7 @@ public final class FleetAppEngine {
             guard case .success(.device(let info)) = result else { return }
             let previous = channelInfo
             channelInfo = info
+            if server.name == configuration.defaultServer?.name { checkRegisteredSealKey(info.sealKeyId) }
             // A renewal rotated the channel: a card of ours on the old one is replaced (guard channel-rotation).
             if previous != info, survivorIsOnRetiredChannel { sync(.refreshCompleted) }
         case .reportChannelCard:
@@ -208,6 +220,14 @@ public final class FleetAppEngine {
     /// `GET /api/devices/{deviceId}` on the default server, when the app requests channel cards.
     func fetchChannelInfo() {
         guard configuration.requestsChannelCards, let server = configuration.defaultServer else { return }
+        send(.fetchDevice(configuration.deviceID), to: server)
+    }
+
+    /// `GET /api/devices/{deviceId}` on the default server at foregrounding, when the app requests channel
+    /// cards or holds a sealing key (to see that the server still has it).
+    func fetchDeviceInfo() {
+        guard configuration.requestsChannelCards || sealKeys != nil, let server = configuration.defaultServer
+        else { return }
         send(.fetchDevice(configuration.deviceID), to: server)
     }
 
@@ -276,6 +296,15 @@ public final class FleetAppEngine {
         }
     }
 
+    /// Privacy mode (contract 8.3): a wordless push just wrote card `id`; put the words back, keeping the push's
+    /// counts, phases and stale date (``FleetActivityController/restoringWords(to:model:now:guards:)``).
+    func restoreWords(on id: ActivityID) {
+        guard let card = host.fleetActivities.first(where: { $0.id == id && $0.state == .active }),
+            let restored = controller.restoringWords(to: card, model: model, now: clock.now, guards: guards)
+        else { return }
+        host.update(id, to: restored, staleDate: card.staleDate)
+    }
+
     func manage(_ event: LiveActivityManager.Event) {
         let effects = manager.handle(event)
         record(.managed(event, effects))
@@ -314,6 +343,8 @@ public final class FleetAppEngine {
             env: configuration.environment, hiddenDirs: model.hiddenDirs, apnsToken: tokens.alert,
             widgetPushToken: tokens.widget)
         if configuration.requestsChannelCards { registration.liveActivityChannels = true }
+        registration.privacy = privacy
+        registration.sealKey = sealKeyForRegistration()
         if server.name == configuration.defaultServer?.name {
             registration.appState = appState
             appStateSent = appState

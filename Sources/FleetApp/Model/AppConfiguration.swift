@@ -27,6 +27,10 @@ public struct AppConfiguration: Hashable, Sendable {
     /// iOS 18+: the app asks its default server for a broadcast channel and requests its own cards on it
     /// (`pushType: .channel(id)`), so no per-card token has to reach the server (contract 8.1).
     public var requestsChannelCards: Bool = false
+    /// Privacy mode (contract 8.3): the server's pushes carry no words; nil leaves it to the server's default.
+    public var privacy: Bool?
+    /// The `sealKey` the app registers (base64 of its P-256 key's 65-byte point), so alerts arrive sealed.
+    public var sealKey: String?
     /// How far ahead the stale date of the app's own requests and updates is (the server's
     /// `LFG_STALE_AFTER_S` default; see ``CardStaleness``).
     public var cardStaleAfter: Double = CardStaleness.defaultStaleAfterSeconds

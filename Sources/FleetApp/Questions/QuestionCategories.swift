@@ -77,6 +77,14 @@ public enum QuestionCategories {
         }
     }
 
+    /// The category registered at launch for questions of `kind` (what an alert shows when no per-question
+    /// category was made for it).
+    public static func fixedCategory(of kind: Question.Kind) -> NotificationCategoryDescription {
+        let identifier = QuestionNotificationNames.category(kind)
+        return registered.first { $0.identifier == identifier }
+            ?? NotificationCategoryDescription(identifier: identifier, actions: [])
+    }
+
     /// The category made for one question's alert: its options as buttons (confirm: its two labels, choice:
     /// the first ``maximumChoiceButtons``, then a reply field when it has more), "Always allow" where it is
     /// accepted, a reply field for text. Its identifier is the kind's category, a dot and the question id.

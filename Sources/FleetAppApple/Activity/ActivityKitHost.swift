@@ -118,7 +118,12 @@ public final class ActivityKitHost: ActivityHost {
                 continuation.yield(.activityStateChanged(id, lifecycle, content: content))
             }
         }
-        activityTasks[id] = [tokens, states]
+        let contents = Task {
+            for await update in activity.contentUpdates {
+                continuation.yield(.contentChanged(id, content: update.state))
+            }
+        }
+        activityTasks[id] = [tokens, states, contents]
     }
 
     public func stopObservingActivity(_ id: ActivityID) {

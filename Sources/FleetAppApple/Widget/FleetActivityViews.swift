@@ -74,10 +74,43 @@ public struct FleetRowsView: View {
     }
     public var body: some View {
         VStack(alignment: .leading, spacing: 2) {
-            ForEach(layout.rows, id: \.sid) { FleetRowView($0, freshness: freshness) }
+            if let wordless = layout.wordless {
+                WordlessRowsView(wordless, rows: layout.rows, freshness: freshness)
+            } else {
+                ForEach(layout.rows, id: \.sid) { FleetRowView($0, freshness: freshness) }
+            }
             if let overflow = layout.overflowText {
                 Text(overflow).font(.caption).foregroundStyle(.secondary)
             }
+        }
+    }
+}
+
+/// A privacy push's rows (no titles): how many sessions and where to go, then one phase dot and elapsed time
+/// per row, so the card reads as meant rather than as blank titles.
+public struct WordlessRowsView: View {
+    let card: WordlessCard
+    let rows: [Row]
+    let freshness: CardFreshness
+    public init(_ card: WordlessCard, rows: [Row], freshness: CardFreshness = CardFreshness(isStale: false)) {
+        self.card = card
+        self.rows = rows
+        self.freshness = freshness
+    }
+    public var body: some View {
+        VStack(alignment: .leading, spacing: 2) {
+            Text(card.headline).font(.footnote.weight(.semibold))
+            Text(card.guidance).font(.caption).foregroundStyle(.secondary)
+            HStack(spacing: 10) {
+                ForEach(rows, id: \.sid) { row in
+                    HStack(spacing: 4) {
+                        Circle().fill(row.state == .needsInput ? Accent.amber.color : Accent.green.color)
+                            .frame(width: 6, height: 6)
+                        if freshness.showsLiveElapsed { ElapsedTimeText(since: row.since).foregroundStyle(.secondary) }
+                    }
+                }
+            }
+            .font(.caption2.monospacedDigit())
         }
     }
 }

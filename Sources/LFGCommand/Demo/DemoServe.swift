@@ -65,6 +65,7 @@ struct DemoParts: Sendable {
         let home = try demoHome(environment)
         let keyFile = home + "/demo-apns-key.p8"
         let inbox = PushInbox()
+        let isPrivate = environment["LFG_PRIVACY"] != "0"
         let standIn: APNsMockServer
         do {
             let key = try OpenSSLSigningKey.generateP256()
@@ -72,9 +73,17 @@ struct DemoParts: Sendable {
                 atPath: keyFile, contents: Data(try key.privateKeyPEM().utf8), attributes: [.posixPermissions: 0o600])
             else { throw CommandFailure("cannot write the demo's throwaway key to \(keyFile); check the folder") }
             let verifier = try key.verifier()
+            let leakCheck = LeakCheck(words: DemoSchedule.standard.privateWords)
             standIn = try APNsMockServer(
                 verifier: { verifier.verify(providerToken: $0) }, bundleID: BundleID(DemoEnvironment.bundleID),
-                onRecord: { inbox.append($0) })
+                onRecord: { record in
+                    inbox.append(record)
+                    // Privacy mode's proof: a push carrying one of the demo's words is said at once.
+                    if isPrivate, let leak = leakCheck.leak(in: record) {
+                        context.writeError("lfg serve --demo: \(leak.summary)\n")
+                    }
+                })
+            if isPrivate { standIn.state.checkLeaks(leakCheck) }
         } catch let failure as CommandFailure {
             throw failure
         } catch {

@@ -54,6 +54,7 @@ final class Phone {
             defaultServerName: servers[0])
         configuration.requestsChannelCards = simulation.ios.supportsChannels
         configuration.cardStaleAfter = simulation.staleAfter
+        if simulation.privacy { configuration.privacy = true }
         rig = FleetAppTesting.SimulatedPhone(
             configuration: configuration, clock: simulation.clock.wallClock,
             behaviour: InMemoryActivityHost.Behaviour(
@@ -249,6 +250,7 @@ final class Phone {
         case .sent(_, let call, let server): return "sent \(call.summary) to \(server)"
         case .answered(_, let call, let server, let error):
             return "answer to \(call.summary) from \(server)" + (error.map { ": \($0)" } ?? "")
+        case .sealKeyFailed(let error): return "seal key failed: \(error)"
         }
     }
 

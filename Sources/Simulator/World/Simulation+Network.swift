@@ -72,7 +72,7 @@ extension Simulation {
                 device,
                 DeviceProfile(
                     env: registration.env, platform: registration.platform, hiddenDirs: registration.hiddenDirs,
-                    liveActivityChannels: registration.liveActivityChannels ?? false),
+                    liveActivityChannels: registration.liveActivityChannels ?? false, privacy: registration.privacy),
                 self)
             if let token = registration.pushToStartToken {
                 apns.noteOwner(token.hex, phone: phone.index)

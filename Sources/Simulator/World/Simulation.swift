@@ -17,6 +17,8 @@ public final class Simulation {
     public let ios: IOSVersion
     /// `LFG_STALE_AFTER_S` of every simulated server.
     public var staleAfter: Double = CardPolicy.defaultStaleAfterSeconds
+    /// Privacy mode (contract 8.3) on every phone: the servers push wordless states.
+    public var privacy = false
     public let environment: SimulationEnvironment
     public let duration: Double
     /// Seconds since the run began.

@@ -6,6 +6,7 @@ import FleetAppTesting
 import FleetCore
 import Foundation
 import HTTPTypes
+import Sealing
 import Testing
 
 /// The phone against the real control plane, in process: the calls the app makes are the ones the
@@ -20,18 +21,18 @@ import Testing
         let clock = VirtualClock(now: 1_764_400_000)
         let phone: SimulatedPhone
 
-        init() async throws {
+        init(privacy: Bool? = nil, sealKeys: (any SealKeyring)? = nil) async throws {
             let service = ControlPlaneService(.init(
                 store: InMemoryStore(), gateway: ScriptedPushGateway.answeringEverything(status: 200), decisionLog: InMemoryDecisionLog(),
-                wallClock: WallClock(now: { 1_764_400_000 })))
+                wallClock: WallClock(now: { 1_764_400_000 }), alertSealing: HPKEAlertSealing()))
             try await service.start()
             router = APIRouter(service: service, authenticator: Authenticator(token: bearer, loginCode: nil))
             client = HTTPHandlerControlPlaneClient(router)
             let server = ServerProfile(name: "home", baseURL: "http://127.0.0.1:8766", bearerToken: bearer)
-            phone = SimulatedPhone(
-                configuration: AppConfiguration(
-                    deviceID: "phone-1", environment: .sandbox, servers: [server], defaultServerName: "home"),
-                clock: clock.wallClock)
+            var configuration = AppConfiguration(
+                deviceID: "phone-1", environment: .sandbox, servers: [server], defaultServerName: "home")
+            configuration.privacy = privacy
+            phone = SimulatedPhone(configuration: configuration, clock: clock.wallClock, sealKeys: sealKeys)
         }
 
         /// Runs the phone for `seconds` of virtual time, carrying every call to the server and back.
@@ -68,6 +69,25 @@ import Testing
             let devices = try #require(state["devices"] as? [[String: Any]])
             return try #require(devices.first { $0["deviceId"] as? String == "phone-1" })
         }
+    }
+
+    @Test("Privacy against the real server: the person's choice and the phone's own key are what the server holds")
+    func privacyChoiceAndKeyReachTheServer() async throws {
+        let key = try SealPrivateKey.random()
+        let keyring = InMemorySealKeyring(keysToMake: [PhoneSealKey(registration: key.publicKey.base64, keyID: key.publicKey.keyID)])
+        let rig = try await Rig(privacy: true, sealKeys: keyring)
+        rig.phone.launch(inForeground: true)
+        await rig.run(for: 1)
+        func device() async throws -> DeviceChannelInfo {
+            let reply = await rig.call("GET", "/api/devices/phone-1")
+            return try JSONDecoder().decode(DeviceChannelInfo.self, from: try #require(reply.bodyData))
+        }
+        #expect(try await device().privacy == true)
+        #expect(try await device().sealKeyId == key.publicKey.keyID)
+        try #require(rig.phone.app).privacyChanged(false)
+        await rig.run(for: 1)
+        #expect(try await device().privacy == false)
+        #expect(try await device().sealKeyId == key.publicKey.keyID, "the key stays registered")
     }
 
     @Test("A against the real server: the app's card token is registered under its device id and the card adopted")

@@ -26,12 +26,14 @@ final class PhoneHarness {
 
     init(guards: GuardSet = .all, servers: [ServerProfile] = [PhoneHarness.home],
          behaviour: InMemoryActivityHost.Behaviour = .init(), storage: any KeyValueStorage = InMemoryKeyValueStorage(),
-         requestsChannelCards: Bool = false) {
+         requestsChannelCards: Bool = false, privacy: Bool? = nil, sealKeys: (any SealKeyring)? = nil) {
         var configuration = AppConfiguration(
             deviceID: Self.deviceID, environment: .sandbox, servers: servers, defaultServerName: "home")
         configuration.requestsChannelCards = requestsChannelCards
+        configuration.privacy = privacy
         phone = SimulatedPhone(
-            configuration: configuration, clock: clock.wallClock, storage: storage, behaviour: behaviour, guards: guards)
+            configuration: configuration, clock: clock.wallClock, storage: storage, behaviour: behaviour, guards: guards,
+            sealKeys: sealKeys)
     }
 
     /// A foreground app whose listing holds `sids` (working), run until its own card is up.
@@ -112,6 +114,14 @@ final class PhoneHarness {
         calls.compactMap { sent in
             guard case .registerToken(let registration, _, _) = sent.call else { return nil }
             return (sent.server, registration)
+        }
+    }
+
+    /// The device registrations sent (`PUT /api/devices`), oldest first.
+    var deviceRegistrations: [DeviceRegistration] {
+        calls.compactMap { sent in
+            guard case .putDevice(_, let registration) = sent.call else { return nil }
+            return registration
         }
     }
 

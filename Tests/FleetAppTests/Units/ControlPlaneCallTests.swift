@@ -28,12 +28,22 @@ import Testing
             (.reportEnded(env: .sandbox, deviceID: device), "POST", "/api/push/live-activity/ended",
              ["env": "sandbox", "deviceId": "phone 1/a"]),
             (.fetchSessions, "GET", "/api/sessions", nil),
+            (.putDevice(device, Self.privateRegistration), "PUT", "/api/devices/phone%201%2Fa",
+             ["env": "sandbox", "platform": "ios", "hiddenDirs": [], "privacy": true, "sealKey": "BASE64KEY"]),
         ]
         for (call, method, path, body) in cases {
             #expect(call.method == method)
             #expect(call.path == path)
             #expect(try json(call) == body)
         }
+    }
+
+    /// A registration with privacy mode on and the phone's sealing key (contract 8.3).
+    static var privateRegistration: DeviceRegistration {
+        var registration = DeviceRegistration(env: .sandbox)
+        registration.privacy = true
+        registration.sealKey = "BASE64KEY"
+        return registration
     }
 
     @Test("A summary names a token only by its first 8 hex characters")
