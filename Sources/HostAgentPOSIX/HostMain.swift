@@ -1,3 +1,4 @@
+internal import CHostShims
 import FleetCore
 import HookIntake
 import HostAgent
@@ -42,16 +43,15 @@ public enum HostMain {
         let listener: HostDoorbell.Listener
         do { listener = try HostDoorbell.Listener(home: home) } catch { fail("\(error)") }
 
-        // SIGTERM / SIGINT end the loop at its next wake; the poll returns at once (EINTR).
-        signal(SIGTERM) { _ in stopRequested = 1 }
-        signal(SIGINT) { _ in stopRequested = 1 }
-        signal(SIGPIPE, SIG_IGN)
+        // SIGTERM / SIGINT end the loop at its next wake; the poll returns at once (EINTR). The flag lives in
+        // C (`volatile sig_atomic_t`): a Swift global written by a handler may be read once and kept.
+        guard lfg_host_install_stop_handlers() == 0 else { fail("cannot install the SIGTERM handler: \(String(cString: strerror(errno)))") }
 
         log("heartbeats to \(url) as host '\(host)' every \(Int(policy.heartbeatInterval)) s (TTL \(Int(policy.ttlSeconds)) s); doorbell \(listener.path)")
         let runner = HostRunner(
             settings: .init(home: home, lfgExecutable: lfg, policy: policy), heartbeat: heartbeat,
             hooks: hookFiles(home: home, listener: listener), log: log)
-        runner.run { stopRequested != 0 }
+        runner.run { lfg_host_stop_requested() != 0 }
         log("stopped")
         exit(0)
     }
@@ -100,10 +100,6 @@ public enum HostMain {
         }
     }
 }
-
-/// Set by the SIGTERM / SIGINT handler, read by the loop after every wake. `nonisolated(unsafe)`: a
-/// `sig_atomic_t` written only by a signal handler and read only by the one loop thread.
-nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
 
 /// The resident binary cannot reach this server (a TLS URL given to the plain-HTTP `lfg-host`, or
 /// libcurl failing to start); says what to do.

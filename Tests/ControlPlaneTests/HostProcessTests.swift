@@ -178,4 +178,21 @@ import Testing
         #expect(!events.dropLast().contains("end"))
         #expect(host.printed.contains("is gone; ending the session"), "\(host.printed)")
     }
+
+    @Test("SIGTERM (systemctl stop, launchctl unload) stops lfg host at once, saying so", .timeLimit(.minutes(1)))
+    func stopsOnSIGTERM() async throws {
+        let home = try makeTemporaryDirectory()
+        var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home]
+        environment["LFG_HOME"] = home
+        environment["LFG_URL"] = "http://127.0.0.1:\(freePort())"  // nobody listens: it retries, and still stops
+        let host = try HostProcess(environment: environment)
+        defer { host.stop() }
+        try await host.waitFor("heartbeats to", within: 30)
+        kill(host.process.processIdentifier, SIGTERM)
+        try await host.waitFor("stopped", within: 10)
+        try await bounded("lfg host to exit after SIGTERM", within: .seconds(10)) {
+            while host.process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(host.process.terminationStatus == 0)
+    }
 }

@@ -1,5 +1,6 @@
 import FleetCore
 import HostAgent
+import LFGCommand
 import Testing
 
 @Suite("lfg host: the heartbeat on the wire")
@@ -61,5 +62,11 @@ struct HeartbeatMessageTests {
         #expect(HeartbeatMessage.answer(Array("SSH-2.0-OpenSSH_9.2\r\n".utf8)) == .malformed("'SSH-2.0-OpenSSH_9.2'"))
         #expect(HeartbeatMessage.answer(Array("HTTP/1.1 2000 OK\n".utf8)) == .malformed("'HTTP/1.1 2000 OK'"))
         #expect(HeartbeatMessage.answer([UInt8](repeating: 65, count: 1025)) == .malformed("an over-long first line"))
+    }
+
+    @Test("lfg host runs the plain-socket lfg-host for http:// and the libcurl lfg-host-tls only for https://")
+    func residentProgram() throws {
+        #expect(HostCommand.residentProgram(for: try ServerAddress(parsing: "http://192.168.1.20:8080")) == "lfg-host")
+        #expect(HostCommand.residentProgram(for: try ServerAddress(parsing: "https://lfg.example.com")) == "lfg-host-tls")
     }
 }
