@@ -19,49 +19,28 @@ extension ControlPlaneService {
     }
 
     /// Replaces a session's report (`PUT`); returns it as listed.
-    @discardableResult
     ///
     /// `seq` is the report's `LFG-Report-Seq`: a report older than the last one taken for the session
     /// (a resend that arrived late) changes nothing and answers the session as it is.
-    public func putSession(_ sid: SessionID, _ report: SessionReport, seq: Int? = nil) async throws(ServiceError) -> SessionListing {
-        try await changeSession(sid, seq: seq) { (_: SessionReport?) throws(ServiceError) in report }
+    @discardableResult
+    public func putSession(_ sid: SessionID, _ report: SessionReport, seq: Int? = nil) async throws(ServiceError)
+        -> SessionListing
+    {
+        try await changeSession(.init(sid: sid, seq: seq) { _ in report })
     }
 
     /// Changes a session's existing report with `patch` (`PATCH`); a 404 when unknown.
     public func patchSession(
-        _ sid: SessionID, _ patch: (SessionReport) throws(InputError) -> SessionReport
+        _ sid: SessionID, _ patch: @escaping @Sendable (SessionReport) throws(InputError) -> SessionReport
     ) async throws(ServiceError) -> SessionListing {
-        try await changeSession(sid) { (current: SessionReport?) throws(ServiceError) in
+        try await changeSession(.init(sid: sid, seq: nil) { (current: SessionReport?) throws(ServiceError) in
             guard let current else { throw .notFound("no session '\(sid)'") }
             do throws(InputError) { return try patch(current) } catch { throw .invalid(error) }
-        }
-    }
-
-    private func changeSession(
-        _ sid: SessionID, seq: Int? = nil, _ change: (SessionReport?) throws(ServiceError) -> SessionReport
-    ) async throws(ServiceError) -> SessionListing {
-        await acquire()
-        defer { release() }
-        if let seq, ReportSequence.isStale(seq, after: reportSeqs[sid]), let current = fleet.sessions[sid] {
-            return listing(sid, current)
-        }
-        let report = try change(fleet.sessions[sid])
-        var book = questions
-        let asked = book.promptReported(sid, report.archived ? nil : report.prompt, isSessionGone: report.archived, at: now)
-        do { try await dependencies.store.commit([.putSession(sid, report)] + asked.writes) } catch { throw .store(error) }
-        fleet.put(sid, report, heardAt: now)
-        if let seq { reportSeqs[sid] = seq }
-        questions = book
-        await carryOut(asked)
-        // An archived session leaves the list: a removal event.
-        publishSession(sid, listing: listed(sid, report))
-        noteChange()
-        noteWidgetChange()
-        return listing(sid, report)
+        })
     }
 
     /// `report` as a `PUT` or `PATCH` answers it: as listed now, or, when archived (listed nowhere), idle.
-    private func listing(_ sid: SessionID, _ report: SessionReport) -> SessionListing {
+    func listing(_ sid: SessionID, _ report: SessionReport) -> SessionListing {
         listed(sid, report) ?? SessionListing(sid: sid, report: report, displayState: .idle)
     }
 
@@ -92,13 +71,15 @@ extension ControlPlaneService {
         noteChange()
     }
 
-    private func publishSession(_ sid: SessionID, listing: SessionListing?) {
+    func publishSession(_ sid: SessionID, listing: SessionListing?) {
         struct Removed: Encodable {
             var sid: SessionID
             var deleted = true
         }
-        let data = listing.map { try? WireJSON.encode($0) } ?? (try? WireJSON.encode(Removed(sid: sid)))
-        events.publish("session", json: data ?? Data("{}".utf8))
+        events.publish("session") {
+            let data = listing.map { try? WireJSON.encode($0) } ?? (try? WireJSON.encode(Removed(sid: sid)))
+            return data ?? Data("{}".utf8)
+        }
     }
 
     // MARK: devices and tokens

@@ -61,6 +61,8 @@ public actor ControlPlaneService {
     /// The last `LFG-Report-Seq` taken per session (``ReportSequence``), in memory: after a restart the
     /// first numbered report is taken whatever its number.
     var reportSeqs: [SessionID: Int] = [:]
+    /// Session changes waiting to be committed as one group, and their answers (group commit).
+    var sessionChanges = SessionChangeQueue()
     var gate: PushGate?
     var recentLog: [String] = []
     /// Commits of APNs answers that failed (their pushes are re-decided at the next tick).
@@ -165,7 +167,7 @@ public actor ControlPlaneService {
         for line in lines {
             let text = line.jsonText
             recentLog.append(text)
-            events.publish("log", json: Data(text.utf8))
+            events.publish("log") { Data(text.utf8) }
         }
         if recentLog.count > Self.recentLogLimit { recentLog.removeFirst(recentLog.count - Self.recentLogLimit) }
     }

@@ -36,10 +36,20 @@ public final class EventHub: Sendable {
 
     /// Sends `event` with one line of JSON `data` to every subscriber.
     public func publish(_ event: String, json: Data) {
-        var frame = Data("event: \(event)\ndata: ".utf8)
-        frame.append(json)
-        frame.append(contentsOf: Array("\n\n".utf8))
+        publish(event, encoding: { json })
+    }
+
+    /// Sends `event` to every subscriber, calling `json` for its one line of JSON data only when at
+    /// least one stream is open.
+    ///
+    /// Why: every `PUT /api/sessions` publishes a `session` event, and encoding it was a tenth of the
+    /// server's time under ingest load (bench/ingest.sh) while, most of the time, no dashboard listens.
+    public func publish(_ event: String, encoding json: () -> Data) {
         let subscribers = state.withLock { Array($0.subscribers.values) }
+        guard !subscribers.isEmpty else { return }
+        var frame = Data("event: \(event)\ndata: ".utf8)
+        frame.append(json())
+        frame.append(contentsOf: Array("\n\n".utf8))
         for subscriber in subscribers { subscriber.yield(frame) }
     }
 

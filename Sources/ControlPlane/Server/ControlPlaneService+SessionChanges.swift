@@ -1,0 +1,66 @@
+import FleetCore
+
+extension ControlPlaneService {
+    /// Runs one session change (`PUT`/`PATCH`) with every other change that queues while the lock is
+    /// taken: the first of a group waits for the lock, then folds the whole group into one transaction
+    /// (``SessionChangeGroup``), so under load one commit and one trip to the store serve many requests.
+    ///
+    /// Every answer still waits for its commit: nothing is acknowledged before it is in the store, and a
+    /// failed commit fails every request of its group with the store's error, changing nothing.
+    func changeSession(_ change: SessionChangeGroup.Change) async throws(ServiceError) -> SessionListing {
+        let (ticket, isLeader) = sessionChanges.enqueue(change)
+        if isLeader {
+            await acquire()
+            await commit(sessionChanges.takeGroup())
+            release()
+        }
+        let answer = await withCheckedContinuation { continuation in
+            sessionChanges.answer(for: ticket, orWait: continuation)
+        }
+        return try answer.get()
+    }
+
+    /// Returns once at least `count` session changes wait for the next group commit (so a test knows
+    /// which requests a group holds).
+    public func waitForQueuedSessionChanges(_ count: Int) async {
+        await withCheckedContinuation { continuation in sessionChanges.notify(whenLength: count, continuation) }
+    }
+
+    /// Folds `members` into one commit, keeps the result only once committed, then answers each member.
+    /// Hold the lock.
+    private func commit(_ members: [(ticket: Int, change: SessionChangeGroup.Change)]) async {
+        let at = now
+        var group = SessionChangeGroup(book: questions)
+        let outcomes = members.map { group.take($0.change, sessions: fleet.sessions, reportSeqs: reportSeqs, at: at) }
+        if !group.writes.isEmpty {
+            do { try await dependencies.store.commit(group.writes) } catch {
+                for (member, outcome) in zip(members, outcomes) {
+                    if case .refused(let refusal) = outcome {
+                        sessionChanges.answer(member.ticket, .failure(refusal))
+                    } else {
+                        sessionChanges.answer(member.ticket, .failure(.store(error)))
+                    }
+                }
+                return
+            }
+        }
+        for (sid, report) in group.changed { fleet.put(sid, report, heardAt: at) }
+        reportSeqs.merge(group.seqs) { _, taken in taken }
+        questions = group.book
+        await carryOut(group.questionEffects)
+        // An archived session leaves the list: a removal event.
+        for (sid, report) in group.changed { publishSession(sid, listing: listed(sid, report)) }
+        if !group.changed.isEmpty {
+            noteChange()
+            noteWidgetChange()
+        }
+        for (member, outcome) in zip(members, outcomes) {
+            switch outcome {
+            case .changed(let sid, let report), .unchanged(let sid, let report):
+                sessionChanges.answer(member.ticket, .success(listing(sid, report)))
+            case .refused(let refusal):
+                sessionChanges.answer(member.ticket, .failure(refusal))
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import FleetCore
+
+/// The session changes (`PUT` and `PATCH /api/sessions/{sid}`) that arrived while the store was busy,
+/// folded in arrival order into one commit (group commit).
+///
+/// Each change sees the reports the changes before it in the group left, exactly as if they had been
+/// committed one by one. Nothing here touches the service's memory: the service keeps the result only
+/// after the group's one commit returned, and on a failed commit every member fails and nothing changed.
+struct SessionChangeGroup {
+    /// One request's change: a new report from the current one (nil when the session is unknown).
+    struct Change: Sendable {
+        var sid: SessionID
+        /// The request's `LFG-Report-Seq` (``ReportSequence``), if it sent one.
+        var seq: Int?
+        var change: @Sendable (SessionReport?) throws(ServiceError) -> SessionReport
+    }
+
+    /// What became of one change.
+    enum Outcome: Equatable {
+        /// The report to store; answered once the group is committed.
+        case changed(SessionID, SessionReport)
+        /// A late resend (older `seq`): nothing changes; answered with the report as it is.
+        case unchanged(SessionID, SessionReport)
+        /// Refused on its own (unknown session for a `PATCH`, a bad patch); the rest of the group goes on.
+        case refused(ServiceError)
+    }
+
+    /// The reports as the group leaves them, by session.
+    private(set) var reports: [SessionID: SessionReport] = [:]
+    /// The last `seq` taken per session in this group.
+    private(set) var seqs: [SessionID: Int] = [:]
+    /// Every write of the group, in order: the one commit.
+    private(set) var writes: [StoreWrite] = []
+    /// The question lifecycle's effects of every change, in order, carried out after the commit.
+    private(set) var questionEffects: [QuestionEffect] = []
+    /// The questions as the group leaves them.
+    private(set) var book: QuestionBook
+    /// The sessions changed, in order (a session changed twice appears twice).
+    private(set) var changed: [(sid: SessionID, report: SessionReport)] = []
+
+    /// - Parameter book: the service's questions now (copied once for the whole group).
+    init(book: QuestionBook) { self.book = book }
+
+    /// Folds one change in. `sessions` and `reportSeqs` are the service's committed state; the group's
+    /// own earlier changes take precedence over them.
+    mutating func take(
+        _ change: Change, sessions: [SessionID: SessionReport], reportSeqs: [SessionID: Int], at now: UnixTime
+    ) -> Outcome {
+        let current = reports[change.sid] ?? sessions[change.sid]
+        if let seq = change.seq, let current,
+            ReportSequence.isStale(seq, after: seqs[change.sid] ?? reportSeqs[change.sid])
+        {
+            return .unchanged(change.sid, current)
+        }
+        let report: SessionReport
+        do throws(ServiceError) { report = try change.change(current) } catch { return .refused(error) }
+        let asked = book.promptReported(
+            change.sid, report.archived ? nil : report.prompt, isSessionGone: report.archived, at: now)
+        writes += [.putSession(change.sid, report)] + asked.writes
+        questionEffects += asked
+        reports[change.sid] = report
+        if let seq = change.seq { seqs[change.sid] = seq }
+        changed.append((change.sid, report))
+        return .changed(change.sid, report)
+    }
+}
