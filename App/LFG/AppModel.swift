@@ -160,6 +160,12 @@ final class AppModel {
         fleet?.privacyChanged(isOn)  // the server hears it at once (PUT /api/devices with privacy)
     }
 
+    /// A new sealing key pair in place of the current one, registered at once (alerts already sealed to the old
+    /// key keep their placeholder).
+    func rotateSealKey() {
+        fleet?.rotateSealKey()
+    }
+
     func hide(_ folder: String) {
         var changed = settings
         changed.hide(folder)

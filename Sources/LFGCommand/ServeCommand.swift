@@ -82,8 +82,12 @@ struct ServeParts: Sendable {
     let port: Int
     let loginCode: String
     let gateReason: String?
-    /// The home's exclusive lock, held for the life of the server.
-    let lock: HomeLock
+    /// The home's exclusive lock, held for the life of the server; nil with `LFG_DATABASE_URL`, where
+    /// per-device leases take its place (several instances share the database).
+    let lock: HomeLock?
+    let coordinator: PostgresCoordinator?
+    /// A line on stderr (`lfg serve: ...`).
+    let reportProblem: @Sendable (String) -> Void
     let sender: HTTP2PushSender?
 
     /// - Parameter pushPortFollowsListening: the push port is the bound port, whatever `LFG_PUSH_PORT`
@@ -93,9 +97,12 @@ struct ServeParts: Sendable {
     ) async throws -> ServeParts {
         let home = config.home
         if let warning = try HomeFiles.prepare(home) { context.writeError("lfg serve: warning: \(warning)\n") }
+        let isShared = config.databaseURL != nil
         // One home, one writer: a second server on this home would answer from its own memory and
-        // overwrite the first one's store, so it refuses before touching anything.
-        guard let lock = try HomeLock.acquire(path: home + "/" + HomeFiles.watcherLock) else {
+        // overwrite the first one's store, so it refuses before touching anything. On a shared database
+        // the per-device leases keep instances apart instead.
+        let lock = isShared ? nil : try HomeLock.acquire(path: home + "/" + HomeFiles.watcherLock)
+        guard isShared || lock != nil else {
             throw CommandFailure(
                 "another lfg serve is running on \(home) (it holds \(home)/\(HomeFiles.watcherLock)); "
                     + "stop it first, or give this one its own LFG_HOME")
@@ -104,17 +111,24 @@ struct ServeParts: Sendable {
         let token = try config.authToken ?? HomeFiles.authToken(at: home + "/" + HomeFiles.authToken) {
             Authenticator.makeSecret()
         }
+        let reportProblem: @Sendable (String) -> Void = { context.writeError("lfg serve: \($0)\n") }
         let store = try openStore(config)
+        let coordinator = try (store as? PostgresStore).map { store in
+            try PostgresCoordinator(store: store, instance: InstanceID.unique(), reportProblem: reportProblem)
+        }
         let logPath = home + "/" + HomeFiles.decisionLog
         let decisionLog = try DecisionLogFile(path: logPath)
         let (gateway, sender) = try makeGateway(config)
-        let reportProblem: @Sendable (String) -> Void = { context.writeError("lfg serve: \($0)\n") }
+        var dependencies = ControlPlaneService.Dependencies(
+            store: store, gateway: gateway, decisionLog: decisionLog, policy: config.cardPolicy,
+            tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
+            questionNotifier: questionNotifier(config, sender: sender),
+            questionLifetime: Double(config.questionLifetimeSeconds), alertSealing: HPKEAlertSealing())
+        dependencies.coordinator = coordinator
+        dependencies.leaseTTL = Double(config.leaseTTLMilliseconds) / 1000
+        dependencies.leaseInterval = .milliseconds(config.leaseTTLMilliseconds / 3)
         let service = ControlPlaneService(
-            .init(
-                store: store, gateway: gateway, decisionLog: decisionLog, policy: config.cardPolicy,
-                tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
-                questionNotifier: questionNotifier(config, sender: sender),
-                questionLifetime: Double(config.questionLifetimeSeconds), alertSealing: HPKEAlertSealing()),
+            dependencies,
             gate: gate(config, port: port, lock: .notTried),
             recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
         try await service.start()
@@ -138,18 +152,19 @@ struct ServeParts: Sendable {
 
         service.pairing.serverURL = config.publicURL ?? "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(boundPort)"
         var pushConfig = config
-        if pushPortFollowsListening { pushConfig.pushPort = boundPort }
+        // Sharing a database, every instance may push (each for the devices it leases), whatever its port.
+        if pushPortFollowsListening || isShared { pushConfig.pushPort = boundPort }
         var pushGate = gate(pushConfig, port: boundPort, lock: .notTried)
         if pushGate.shouldTryLock() { pushGate.lock = .held }
         await service.setGate(pushGate)
         return ServeParts(
             service: service, server: server, port: boundPort, loginCode: loginCode, gateReason: pushGate.reason(),
-            lock: lock, sender: sender)
+            lock: lock, coordinator: coordinator, reportProblem: reportProblem, sender: sender)
     }
 
     /// PostgreSQL when `LFG_DATABASE_URL` is set, else the home's SQLite file.
     static func openStore(_ config: ServerConfig) throws -> any Store {
-        if let url = config.databaseURL { return try PostgresStore(url: url) }
+        if let url = config.databaseURL { return try PostgresStore(url: url, schema: config.databaseSchema) }
         return try SQLiteStore(path: config.home + "/" + HomeFiles.database)
     }
 
@@ -197,6 +212,9 @@ struct ServeParts: Sendable {
             _ = await group.next()
             group.cancelAll()
         }
+        // Graceful handover: the leases are given up now, not left to expire.
+        if let count = await service.handOver() { reportProblem("handed \(count) device leases over") }
+        coordinator?.shutdown()
         service.events.finishAll()
         sender?.shutdown()
         withExtendedLifetime(lock) {}

@@ -9,15 +9,21 @@ struct HPKEContext {
     let keyScheduleContext: [UInt8]
 
     /// KeySchedule(mode_base, shared_secret, info, psk = "", psk_id = "").
-    init(sharedSecret: [UInt8], info: [UInt8], aead: HPKEAEAD = HPKESuite.aead) throws(SealError) {
+    init(
+        sharedSecret: [UInt8], info: [UInt8], aead: HPKEAEAD = HPKESuite.aead, version: [UInt8] = HPKESuite.version
+    ) throws(SealError) {
         let suite = HPKESuite.hpkeSuiteID(aead)
-        let pskIDHash = try HPKESuite.labeledExtract(suiteID: suite, salt: [], label: "psk_id_hash", ikm: [])
-        let infoHash = try HPKESuite.labeledExtract(suiteID: suite, salt: [], label: "info_hash", ikm: info)
+        let pskIDHash = try HPKESuite.labeledExtract(
+            suiteID: suite, salt: [], label: "psk_id_hash", ikm: [], version: version)
+        let infoHash = try HPKESuite.labeledExtract(suiteID: suite, salt: [], label: "info_hash", ikm: info, version: version)
         let context = [HPKESuite.modeBase] + pskIDHash + infoHash
-        let secret = try HPKESuite.labeledExtract(suiteID: suite, salt: sharedSecret, label: "secret", ikm: [])
-        key = try HPKESuite.labeledExpand(suiteID: suite, prk: secret, label: "key", info: context, length: aead.keyBytes)
+        let secret = try HPKESuite.labeledExtract(
+            suiteID: suite, salt: sharedSecret, label: "secret", ikm: [], version: version)
+        key = try HPKESuite.labeledExpand(
+            suiteID: suite, prk: secret, label: "key", info: context, length: aead.keyBytes, version: version)
         baseNonce = try HPKESuite.labeledExpand(
-            suiteID: suite, prk: secret, label: "base_nonce", info: context, length: HPKESuite.nonceBytes)
+            suiteID: suite, prk: secret, label: "base_nonce", info: context, length: HPKESuite.nonceBytes,
+            version: version)
         keyScheduleContext = context
     }
 

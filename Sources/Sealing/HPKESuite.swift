@@ -25,17 +25,21 @@ enum HPKESuite {
         Array("HPKE".utf8) + bigEndian(kemID) + bigEndian(kdfID) + bigEndian(aead.id)
     }
 
-    private static let version: [UInt8] = Array("HPKE-v1".utf8)
+    /// RFC 9180's version label. A parameter of the labelled steps below only so a test can check the CFRG's
+    /// published vector for this exact suite, which was generated under the draft's label ("HPKE-07").
+    static let version: [UInt8] = Array("HPKE-v1".utf8)
 
     /// LabeledExtract(salt, label, ikm) = Extract(salt, "HPKE-v1" || suite_id || label || ikm).
-    static func labeledExtract(suiteID: [UInt8], salt: [UInt8], label: String, ikm: [UInt8]) throws(SealError) -> [UInt8] {
+    static func labeledExtract(
+        suiteID: [UInt8], salt: [UInt8], label: String, ikm: [UInt8], version: [UInt8] = version
+    ) throws(SealError) -> [UInt8] {
         try HKDFSHA256.extract(salt: salt, ikm: version + suiteID + Array(label.utf8) + ikm)
     }
 
     /// LabeledExpand(prk, label, info, L) = Expand(prk, I2OSP(L, 2) || "HPKE-v1" || suite_id || label || info, L).
-    static func labeledExpand(suiteID: [UInt8], prk: [UInt8], label: String, info: [UInt8], length: Int)
-        throws(SealError) -> [UInt8]
-    {
+    static func labeledExpand(
+        suiteID: [UInt8], prk: [UInt8], label: String, info: [UInt8], length: Int, version: [UInt8] = version
+    ) throws(SealError) -> [UInt8] {
         let labeledInfo = bigEndian(UInt16(length)) + version + suiteID + Array(label.utf8) + info
         return try HKDFSHA256.expand(prk: prk, info: labeledInfo, length: length)
     }

@@ -58,4 +58,25 @@ public enum PostgresMigrations {
             """
         ),
     ]
+
+    /// Tables only instances sharing one database need (no SQLite twin): who is alive, who drives which
+    /// device until when, device writes queued for their owner, and the shared fleet's revision.
+    /// Recorded in `lfg_migrations` like the rest, under names of their own. Append only.
+    public static let coordination: [StoreMigration] = [
+        StoreMigration(
+            "coordination_001_leases",
+            """
+            CREATE TABLE lfg_instances (instance_id TEXT PRIMARY KEY NOT NULL, alive_until TIMESTAMPTZ NOT NULL);
+            CREATE TABLE device_leases (
+                device_id TEXT PRIMARY KEY NOT NULL, owner TEXT, expires_at TIMESTAMPTZ NOT NULL DEFAULT '-infinity',
+                epoch BIGINT NOT NULL DEFAULT 0);
+            CREATE INDEX device_leases_by_owner ON device_leases (owner);
+            CREATE TABLE device_inbox (id BIGSERIAL PRIMARY KEY, device_id TEXT NOT NULL, event TEXT NOT NULL);
+            CREATE INDEX device_inbox_by_device ON device_inbox (device_id, id);
+            CREATE TABLE fleet_revision (id INTEGER PRIMARY KEY NOT NULL, value BIGINT NOT NULL);
+            INSERT INTO fleet_revision (id, value) VALUES (1, 0);
+            INSERT INTO device_leases (device_id) SELECT device_id FROM devices;
+            """
+        ),
+    ]
 }

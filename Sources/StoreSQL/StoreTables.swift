@@ -9,14 +9,8 @@ import HTTPTypes
 public enum StoreTables {
     /// Everything stored.
     public static func load(_ database: some SQLDatabase) throws(StoreError) -> StoreContents {
-        var contents = StoreContents()
+        var contents = try loadShared(database)
         let decoder = JSONDecoder()
-        try database.run("SELECT sid, report FROM sessions", []) { row throws(StoreError) in
-            contents.sessions[SessionID(row.text(0))] = try decode(SessionReport.self, row.text(1), decoder)
-        }
-        try database.run("SELECT host, last_seen, ttl_seconds FROM hosts", []) { row in
-            contents.hosts[HostID(row.text(0))] = HostHeartbeat(lastSeen: row.real(1), ttlSeconds: row.real(2))
-        }
         try database.run(
             "SELECT device_id, profile, card, veto, veto_logged, channel, retiring_card FROM devices", []
         ) { row throws(StoreError) in
@@ -25,11 +19,8 @@ public enum StoreTables {
         try database.run(
             "SELECT device_id, kind, env, hex, registered_at FROM tokens ORDER BY device_id, position", []
         ) { row in
-            guard let kind = TokenKind(rawValue: row.text(1)), let env = PushEnvironment(rawValue: row.text(2)) else {
-                return
-            }
-            contents.devices[DeviceID(row.text(0))]?.tokens.append(
-                LiveActivityToken(kind: kind, env: env, hex: row.text(3), registeredAt: row.real(4)))
+            guard let token = token(row) else { return }
+            contents.devices[DeviceID(row.text(0))]?.tokens.append(token)
         }
         try database.run("SELECT sid, state, since FROM since", []) { row in
             contents.since[SessionID(row.text(0))] = SinceEntry(state: RowState(rawValue: row.text(1)), since: row.real(2))
@@ -38,6 +29,19 @@ public enum StoreTables {
             "SELECT channel_id, env, device_id, created_at, hold_until FROM retired_channels ORDER BY position", []
         ) { row throws(StoreError) in
             contents.retiredChannels.append(try retiredChannel(row))
+        }
+        return contents
+    }
+
+    /// What every instance sharing a database reads: sessions, hosts and questions (no devices).
+    public static func loadShared(_ database: some SQLDatabase) throws(StoreError) -> StoreContents {
+        var contents = StoreContents()
+        let decoder = JSONDecoder()
+        try database.run("SELECT sid, report FROM sessions", []) { row throws(StoreError) in
+            contents.sessions[SessionID(row.text(0))] = try decode(SessionReport.self, row.text(1), decoder)
+        }
+        try database.run("SELECT host, last_seen, ttl_seconds FROM hosts", []) { row in
+            contents.hosts[HostID(row.text(0))] = HostHeartbeat(lastSeen: row.real(1), ttlSeconds: row.real(2))
         }
         try database.run("SELECT question FROM questions", []) { row throws(StoreError) in
             let question = try decode(Question.self, row.text(0), decoder)
@@ -50,6 +54,39 @@ public enum StoreTables {
             contents.deviceCredentials[record.id] = record
         }
         return contents
+    }
+
+    /// One device's stored record with its tokens; nil when none is stored.
+    public static func loadDevice(_ database: some SQLDatabase, _ deviceId: DeviceID) throws(StoreError) -> DeviceRecord? {
+        var record: DeviceRecord?
+        let decoder = JSONDecoder()
+        try database.run(
+            "SELECT device_id, profile, card, veto, veto_logged, channel, retiring_card FROM devices WHERE device_id = ?1",
+            [.text(deviceId.rawValue)]
+        ) { row throws(StoreError) in record = try device(row, decoder) }
+        guard record != nil else { return nil }
+        try database.run(
+            "SELECT device_id, kind, env, hex, registered_at FROM tokens WHERE device_id = ?1 ORDER BY position",
+            [.text(deviceId.rawValue)]
+        ) { row in
+            if let token = token(row) { record?.tokens.append(token) }
+        }
+        return record
+    }
+
+    /// Whether the sessions, hosts or questions (what every instance reads) change with `writes`.
+    public static func changesShared(_ writes: [StoreWrite]) -> Bool {
+        writes.contains { write in
+            switch write {
+            case .putSession, .deleteSession, .putHost, .putQuestion, .deleteQuestions: return true
+            default: return false
+            }
+        }
+    }
+
+    static func token(_ row: some SQLRow) -> LiveActivityToken? {
+        guard let kind = TokenKind(rawValue: row.text(1)), let env = PushEnvironment(rawValue: row.text(2)) else { return nil }
+        return LiveActivityToken(kind: kind, env: env, hex: row.text(3), registeredAt: row.real(4))
     }
 
     /// The card history, newest first, at most `limit` entries, optionally for one device.
@@ -105,15 +142,16 @@ public enum StoreTables {
             try recordHistory(event, database)
         case .putRetiredChannels(let channels):
             try database.execute("DELETE FROM retired_channels")
-            for (position, channel) in channels.enumerated() {
-                try database.run(
-                    "INSERT INTO retired_channels (channel_id, env, device_id, created_at, position, hold_until) "
-                        + "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    [
-                        .text(channel.id.rawValue), .text(channel.env.rawValue), .text(channel.deviceId.rawValue),
-                        .real(channel.createdAt), .integer(Int64(position)), channel.holdUntil.map { .real($0) } ?? .null,
-                    ])
+            try insertRetired(channels, from: 0, database)
+        case .putRetiredChannelsOf(let devices, let channels):
+            for deviceId in devices.sorted() {
+                try database.run("DELETE FROM retired_channels WHERE device_id = ?1", [.text(deviceId.rawValue)])
             }
+            var position: Int64 = 0
+            try database.run("SELECT coalesce(max(position), -1) + 1 FROM retired_channels", []) { row in
+                position = row.integer(0)
+            }
+            try insertRetired(channels, from: position, database)
         case .deleteDevice(let deviceId):
             try database.run("DELETE FROM tokens WHERE device_id = ?1", [.text(deviceId.rawValue)])
             try database.run("DELETE FROM devices WHERE device_id = ?1", [.text(deviceId.rawValue)])
@@ -138,6 +176,20 @@ public enum StoreTables {
                     .text(record.id.rawValue), .text(record.secretHash), .text(record.name),
                     record.deviceId.map { .text($0.rawValue) } ?? .null, .real(record.createdAt),
                     record.revokedAt.map { .real($0) } ?? .null,
+                ])
+        }
+    }
+
+    private static func insertRetired(
+        _ channels: [DeviceChannel], from first: Int64, _ database: some SQLDatabase
+    ) throws(StoreError) {
+        for (offset, channel) in channels.enumerated() {
+            try database.run(
+                "INSERT INTO retired_channels (channel_id, env, device_id, created_at, position, hold_until) "
+                    + "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                [
+                    .text(channel.id.rawValue), .text(channel.env.rawValue), .text(channel.deviceId.rawValue),
+                    .real(channel.createdAt), .integer(first + Int64(offset)), channel.holdUntil.map { .real($0) } ?? .null,
                 ])
         }
     }

@@ -4,12 +4,10 @@ import Testing
 
 /// RFC 9180 Appendix A.3.1: mode_base, DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM.
 ///
-/// Why AES-128: the RFC prints no P-256 vector with AES-256-GCM (our aead_id 2). The CFRG test-vectors.json
-/// the RFC points to has one, but the only copy reachable here (github.com/cfrg/draft-irtf-cfrg-hpke at
-/// 0e9e02e, July 2020) predates the final "HPKE-v1" labels, so its values are for another draft. So this
-/// checks everything but the AEAD's key size on the RFC's own vector (DeriveKeyPair, Encap/Decap, the key
-/// schedule, nonces, Seal/Open), with the AEAD as a parameter; AES-256-GCM itself is checked on the GCM
-/// spec's vector below, and our suite differs from this one only in aead_id (in suite_id) and Nk.
+/// Why AES-128: the RFC prints no P-256 vector with AES-256-GCM (our aead_id 2). This checks the final "HPKE-v1"
+/// label and every step on the RFC's own vector, with the AEAD as a parameter; CFRGSuiteVectorTests checks our
+/// exact suite (AES-256-GCM, Nk = 32) on the CFRG's published vector for it, and AES-256-GCM itself is checked
+/// on the GCM spec's vector below.
 /// Values copied from RFC 9180 A.3.1 (only those the checks use).
 enum RFC9180A31 {
     static let info = hex("4f6465206f6e2061204772656369616e2055726e")

@@ -20,9 +20,15 @@ struct SettingsView: View {
                 NavigationLink("Pair with another server") { PairingView() }
             }
             Section {
-                Toggle("Privacy mode", isOn: Binding(get: { model.settings.privacy }, set: { model.setPrivacy($0) }))
+                Toggle(
+                    "Privacy mode",
+                    isOn: Binding(get: { model.settings.privacy ?? false }, set: { model.setPrivacy($0) }))
+                Button("Make a new sealing key") { model.rotateSealKey() }
             } footer: {
-                Text("The card shows counts only, and alerts arrive sealed to this phone: the words never pass through Apple's servers in the clear.")
+                Text(
+                    "The card shows counts only, and alerts arrive sealed to this phone: the words never pass through "
+                        + "Apple's servers in the clear. Until you set it, the server's default applies. A new key makes "
+                        + "alerts sealed to the old one show only \"A session needs you\".")
             }
             Section {
                 ForEach(model.settings.hiddenDirs.paths, id: \.self) { folder in

@@ -41,6 +41,10 @@ public struct APIRouter: HTTPHandler {
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed(["GET"]) }
             return .json(["ok": true])
         }
+        if path == ["readyz"] {
+            guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed(["GET"]) }
+            return await readiness()
+        }
         if path == ["login"], request.method == "GET" { return authenticator.login(request) }
         if path == ["login"], request.method == "POST" { return authenticator.signIn(request) }
         if path == ["logout"], request.method == "POST" { return authenticator.logout(request) }
@@ -57,6 +61,10 @@ public struct APIRouter: HTTPHandler {
         }
         if let refusal = WriteRule.refusal(request, authorization) { return refusal }
         if path == ["api", "login-links"] { return loginLink(request, authorization) }
+        if path == ["metrics"] {
+            guard request.method == "GET" else { return Self.methodNotAllowed(["GET"]) }
+            return await metrics()
+        }
         var allowed: [String] = []
         for route in routes {
             guard let parameters = route.match(path) else { continue }

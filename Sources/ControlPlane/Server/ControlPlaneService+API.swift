@@ -122,6 +122,7 @@ extension ControlPlaneService {
     }
 
     func handle(_ events: [WatcherEvent]) async throws(ServiceError) {
+        if try await queueForOwner(events) { return }
         await acquire()
         let outgoing: Outgoing
         do { outgoing = try await apply(events) } catch {

@@ -54,6 +54,8 @@ public final class InMemoryStore: Store {
         case .deleteSince(let sids): for sid in sids { contents.since[sid] = nil }
         case .recordHistory(let event): history.apply(event)
         case .putRetiredChannels(let channels): contents.retiredChannels = channels
+        case .putRetiredChannelsOf(let devices, let channels):
+            contents.retiredChannels = contents.retiredChannels.filter { !devices.contains($0.deviceId) } + channels
         case .deleteDevice(let deviceId): contents.devices[deviceId] = nil
         case .putQuestion(let question): contents.questions[question.id] = question
         case .deleteQuestions(let ids): for id in ids { contents.questions[id] = nil }

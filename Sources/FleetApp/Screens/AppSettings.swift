@@ -6,8 +6,9 @@ import Foundation
 public struct AppSettings: Hashable, Sendable, Codable {
     /// The paired server's name and address; nil until the phone is paired.
     public var server: PairedServer?
-    /// Privacy mode: the server sends this phone wordless cards and sealed alerts (contract 8.3).
-    public var privacy: Bool
+    /// Privacy mode: the server sends this phone wordless cards and sealed alerts (contract 8.3). nil until the
+    /// person sets it: the server's default (`LFG_PRIVACY`) applies, so an untouched phone does not opt out of it.
+    public var privacy: Bool?
     /// Folders whose sessions leave this phone's list and card (sent to the server as `hiddenDirs`).
     public var hiddenDirs: HiddenDirs
 
@@ -21,7 +22,7 @@ public struct AppSettings: Hashable, Sendable, Codable {
         }
     }
 
-    public init(server: PairedServer? = nil, privacy: Bool = false, hiddenDirs: HiddenDirs = []) {
+    public init(server: PairedServer? = nil, privacy: Bool? = nil, hiddenDirs: HiddenDirs = []) {
         self.server = server
         self.privacy = privacy
         self.hiddenDirs = hiddenDirs

@@ -3,7 +3,6 @@ import CryptoKit
 import FleetApp
 import FleetCore
 import Foundation
-import Security
 
 /// The phone's ``SealKeyring`` (contract 8.3): a CryptoKit P-256 key-agreement key made on the phone, its
 /// `rawRepresentation` kept as one generic-password Keychain item in an access group the app and its
@@ -28,15 +27,7 @@ public final class KeychainSealKeyring: SealKeyring {
 
     public func makeKey() throws(SealKeyringError) -> PhoneSealKey {
         let key = P256.KeyAgreement.PrivateKey(compactRepresentable: false)
-        let attributes: [CFString: Any] = [
-            kSecValueData: key.rawRepresentation,
-            kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
-        ]
-        var status = SecItemUpdate(baseQuery() as CFDictionary, attributes as CFDictionary)
-        if status == errSecItemNotFound {
-            status = SecItemAdd(baseQuery().merging(attributes) { _, new in new } as CFDictionary, nil)
-        }
-        try check(status, "keep the new sealing key")
+        do { try item.write(key.rawRepresentation) } catch { throw SealKeyringError("the new sealing key: \(error)") }
         return Self.phoneKey(of: key.publicKey)
     }
 
@@ -53,14 +44,9 @@ public final class KeychainSealKeyring: SealKeyring {
     }
 
     func privateKey() throws(SealKeyringError) -> P256.KeyAgreement.PrivateKey? {
-        var query = baseQuery()
-        query[kSecReturnData] = true
-        query[kSecMatchLimit] = kSecMatchLimitOne
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return nil }
-        try check(status, "read the sealing key")
-        guard let raw = result as? Data else { throw SealKeyringError("the sealing key's Keychain item holds no data") }
+        let raw: Data?
+        do { raw = try item.read() } catch { throw SealKeyringError("the sealing key: \(error)") }
+        guard let raw else { return nil }
         do {
             return try P256.KeyAgreement.PrivateKey(rawRepresentation: raw)
         } catch {
@@ -68,19 +54,7 @@ public final class KeychainSealKeyring: SealKeyring {
         }
     }
 
-    func baseQuery() -> [CFString: Any] {
-        var query: [CFString: Any] = [
-            kSecClass: kSecClassGenericPassword, kSecAttrService: service, kSecAttrAccount: Self.account,
-        ]
-        if let accessGroup { query[kSecAttrAccessGroup] = accessGroup }
-        return query
-    }
-
-    func check(_ status: OSStatus, _ action: String) throws(SealKeyringError) {
-        guard status != errSecSuccess else { return }
-        let message = SecCopyErrorMessageString(status, nil).map { "\($0)" } ?? "status \(status)"
-        throw SealKeyringError("the Keychain could not \(action): \(message)")
-    }
+    var item: KeychainItem { KeychainItem(service: service, account: Self.account, accessGroup: accessGroup) }
 
     /// The key as the app registers it: base64 of the 65-byte point, and its id as the server computes it.
     static func phoneKey(of key: P256.KeyAgreement.PublicKey) -> PhoneSealKey {

@@ -2,7 +2,6 @@ import APNs
 import APNsHTTP2
 import APNsMock
 import ControlPlane
-import ES256OpenSSL
 import FleetCore
 import Foundation
 import Testing
@@ -17,12 +16,7 @@ struct ChannelWorld {
 
     init(channelLimit: Int = MockState.defaultChannelLimit) async throws {
         mock = try APNsMockServer(bundleID: BundleID("com.example.lfg"), channelLimit: channelLimit)
-        let endpoint = try Endpoint(url: mock.baseURL)
-        let everywhere: [PushEnvironment: Endpoint] = [.sandbox: endpoint, .production: endpoint]
-        sender = try HTTP2PushSender(
-            options: .init(endpoints: everywhere, broadcastEndpoints: everywhere, channelEndpoints: everywhere),
-            tokens: ProviderTokenCache(
-                keyID: "KEY1234567", teamID: "TEAM123456", key: try OpenSSLSigningKey.generateP256(), clock: .system))
+        sender = try HTTP2PushSender.pointed(at: mock)
         let gateway = APNsPushGateway(sender: sender, channels: sender, bundleID: BundleID("com.example.lfg"))
         service = ControlPlaneService(
             .init(store: InMemoryStore(), gateway: gateway, decisionLog: log, wallClock: time.wallClock))

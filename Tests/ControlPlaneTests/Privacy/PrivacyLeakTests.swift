@@ -2,7 +2,6 @@ import APNs
 import APNsHTTP2
 import APNsMock
 import ControlPlane
-import ES256OpenSSL
 import FleetCore
 import Foundation
 import Sealing
@@ -31,12 +30,7 @@ struct PrivacyWorld {
     init() async throws {
         mock = try APNsMockServer(bundleID: BundleID("com.example.lfg"))
         mock.state.checkLeaks(LeakCheck(words: PrivacyFixture.words))
-        let endpoint = try Endpoint(url: mock.baseURL)
-        let everywhere: [PushEnvironment: Endpoint] = [.sandbox: endpoint, .production: endpoint]
-        sender = try HTTP2PushSender(
-            options: .init(endpoints: everywhere, broadcastEndpoints: everywhere, channelEndpoints: everywhere),
-            tokens: ProviderTokenCache(
-                keyID: "KEY1234567", teamID: "TEAM123456", key: try OpenSSLSigningKey.generateP256(), clock: .system))
+        sender = try HTTP2PushSender.pointed(at: mock)
         let bundle = BundleID("com.example.lfg")
         service = ControlPlaneService(.init(
             store: InMemoryStore(), gateway: APNsPushGateway(sender: sender, channels: sender, bundleID: bundle),

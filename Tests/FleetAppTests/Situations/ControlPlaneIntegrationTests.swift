@@ -21,10 +21,11 @@ import Testing
         let clock = VirtualClock(now: 1_764_400_000)
         let phone: SimulatedPhone
 
-        init(privacy: Bool? = nil, sealKeys: (any SealKeyring)? = nil) async throws {
+        init(privacy: Bool? = nil, sealKeys: (any SealKeyring)? = nil, privateByDefault: Bool = false) async throws {
             let service = ControlPlaneService(.init(
                 store: InMemoryStore(), gateway: ScriptedPushGateway.answeringEverything(status: 200), decisionLog: InMemoryDecisionLog(),
-                wallClock: WallClock(now: { 1_764_400_000 }), alertSealing: HPKEAlertSealing()))
+                wallClock: WallClock(now: { 1_764_400_000 }), policy: CardPolicy(privacyByDefault: privateByDefault),
+                alertSealing: HPKEAlertSealing()))
             try await service.start()
             router = APIRouter(service: service, authenticator: Authenticator(token: bearer, loginCode: nil))
             client = HTTPHandlerControlPlaneClient(router)
@@ -88,6 +89,15 @@ import Testing
         await rig.run(for: 1)
         #expect(try await device().privacy == false)
         #expect(try await device().sealKeyId == key.publicKey.keyID, "the key stays registered")
+    }
+
+    @Test("A phone whose person never set privacy keeps the server's default (LFG_PRIVACY=1 stays private)")
+    func unsetPrivacyKeepsTheServerDefault() async throws {
+        let rig = try await Rig(privacy: nil, privateByDefault: true)
+        rig.phone.launch(inForeground: true)
+        await rig.run(for: 1)
+        let reply = await rig.call("GET", "/api/devices/phone-1")
+        #expect(try JSONDecoder().decode(DeviceChannelInfo.self, from: try #require(reply.bodyData)).privacy == true)
     }
 
     @Test("A against the real server: the app's card token is registered under its device id and the card adopted")

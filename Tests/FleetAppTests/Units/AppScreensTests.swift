@@ -71,6 +71,16 @@ import Testing
         #expect(shown.hiddenDirs.paths.isEmpty)
     }
 
+    @Test("Privacy is unset until the person sets it (the server's default applies); a kept choice reads back")
+    func privacyUnsetByDefault() throws {
+        #expect(AppSettings().privacy == nil)
+        let storage = InMemoryKeyValueStorage()
+        storage.set(#"{"hiddenDirs": [], "privacy": false}"#, forKey: AppSettings.storageKey)
+        #expect(try AppSettings.load(from: storage).privacy == false)
+        storage.set(#"{"hiddenDirs": []}"#, forKey: AppSettings.storageKey)
+        #expect(try AppSettings.load(from: storage).privacy == nil)
+    }
+
     @Test("No saved settings load as defaults; unreadable ones are an error naming what to do, not a silent reset")
     func missingAndUnreadable() throws {
         let storage = InMemoryKeyValueStorage()
