@@ -79,6 +79,28 @@ final class PostgresConnection: SQLDatabase {
         }
     }
 
+    // MARK: notifications (PostgresConnection+Notifications)
+
+    var socketDescriptor: Int32 { PQsocket(handle) }
+
+    func consumeInput() -> Bool { PQconsumeInput(handle) == 1 }
+
+    func drainNotifications() -> [Notification] {
+        var notifications: [Notification] = []
+        while let raw = PQnotifies(handle) {
+            notifications.append(Notification(channel: Self.text(raw.pointee.relname), payload: Self.text(raw.pointee.extra)))
+            PQfreemem(raw)
+        }
+        return notifications
+    }
+
+    /// Re-opens a lost connection now; false when the server is still unreachable.
+    func reopen() -> Bool {
+        prepared.removeAll()
+        PQreset(handle)
+        return isOpen
+    }
+
     // MARK: internals
 
     private func reopenIfNeeded() throws(StoreError) {

@@ -57,5 +57,66 @@ public enum PostgresMigrations {
                 created_at DOUBLE PRECISION NOT NULL, revoked_at DOUBLE PRECISION);
             """
         ),
+        StoreMigration(
+            // Accounts (contract 8.4): every row gains its account; rows written before are the owner's.
+            "006_accounts",
+            """
+            CREATE TABLE accounts (
+                name TEXT PRIMARY KEY NOT NULL, token_id TEXT NOT NULL UNIQUE, secret_hash TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL, revoked_at DOUBLE PRECISION);
+            ALTER TABLE tokens DROP CONSTRAINT tokens_device_id_fkey;
+            ALTER TABLE sessions ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE hosts ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE devices ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE tokens ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE since ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE card_history ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE questions ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE retired_channels ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE device_credentials ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE sessions ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE hosts ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE devices ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE tokens ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE since ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE card_history ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE questions ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE retired_channels ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE device_credentials ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE sessions DROP CONSTRAINT sessions_pkey, ADD PRIMARY KEY (account_id, sid);
+            ALTER TABLE hosts DROP CONSTRAINT hosts_pkey, ADD PRIMARY KEY (account_id, host);
+            ALTER TABLE devices DROP CONSTRAINT devices_pkey, ADD PRIMARY KEY (account_id, device_id);
+            ALTER TABLE tokens DROP CONSTRAINT tokens_pkey, ADD PRIMARY KEY (account_id, device_id, kind, hex);
+            ALTER TABLE since DROP CONSTRAINT since_pkey, ADD PRIMARY KEY (account_id, sid);
+            ALTER TABLE questions DROP CONSTRAINT questions_pkey, ADD PRIMARY KEY (account_id, id);
+            ALTER TABLE retired_channels DROP CONSTRAINT retired_channels_pkey, ADD PRIMARY KEY (account_id, channel_id);
+            ALTER TABLE device_credentials DROP CONSTRAINT device_credentials_pkey, ADD PRIMARY KEY (account_id, id);
+            ALTER TABLE tokens ADD FOREIGN KEY (account_id, device_id)
+                REFERENCES devices (account_id, device_id) ON DELETE CASCADE;
+            DROP INDEX card_history_by_device;
+            CREATE INDEX card_history_by_device ON card_history (account_id, device_id, id);
+            """
+        ),
+    ]
+
+    /// Tables only instances sharing one database need (no SQLite twin): who is alive, who drives which
+    /// device until when, device writes queued for their owner, and the shared fleet's revision.
+    /// Recorded in `lfg_migrations` like the rest, under names of their own. Append only.
+    public static let coordination: [StoreMigration] = [
+        StoreMigration(
+            "coordination_001_leases",
+            """
+            CREATE TABLE lfg_instances (instance_id TEXT PRIMARY KEY NOT NULL, alive_until TIMESTAMPTZ NOT NULL);
+            CREATE TABLE device_leases (
+                device_id TEXT PRIMARY KEY NOT NULL, owner TEXT, expires_at TIMESTAMPTZ NOT NULL DEFAULT '-infinity',
+                epoch BIGINT NOT NULL DEFAULT 0);
+            CREATE INDEX device_leases_by_owner ON device_leases (owner);
+            CREATE TABLE device_inbox (id BIGSERIAL PRIMARY KEY, device_id TEXT NOT NULL, event TEXT NOT NULL);
+            CREATE INDEX device_inbox_by_device ON device_inbox (device_id, id);
+            CREATE TABLE fleet_revision (id INTEGER PRIMARY KEY NOT NULL, value BIGINT NOT NULL);
+            INSERT INTO fleet_revision (id, value) VALUES (1, 0);
+            INSERT INTO device_leases (device_id) SELECT device_id FROM devices;
+            """
+        ),
     ]
 }

@@ -8,7 +8,7 @@ struct SimulateCommandTests {
         "end-gate-trust", "start-veto", "supersede", "all-accept", "push-to-start-cap", "dedupe",
         "adopt-on-register", "sid-dedupe", "updated-at-excluded", "default-host-only", "push-port-gate",
         "max-rows", "ended-report-wins", "broadcast-channels", "stale-date", "renewal", "token-forgetting",
-        "priority-budget", "channel-rotation", "no-news",
+        "priority-budget", "channel-rotation", "no-news", "server-since",
     ]
     static let scenarioNames = [
         "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day", "eight-hours", "flapping", "swipe-away",

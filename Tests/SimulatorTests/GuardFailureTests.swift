@@ -159,6 +159,16 @@ import Testing
         #expect(off.details.timeliness.immediatePushesWorstHour > 100)
     }
 
+    /// multi-device: an app opened after a sleep dated the sessions it missed from its wake (more than a
+    /// minute off the real change), or sorted one of them onto the card and rewrote the server's right one.
+    @Test("Without server-since a woken app dates rows from its wake: since-drift and a rewritten card")
+    func serverSince() throws {
+        let (on, off) = try proof(.serverSince)
+        #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.01)
+        #expect(on.details.bound.incorrectByCause["since-drift"] == nil)
+        #expect((off.details.bound.incorrectByCause["since-drift"] ?? 0) > 30)
+    }
+
     /// Runs the guard's proof scenario (``GuardProof``) with every guard on, then without `guard`.
     private func proof(_ guard: Guard) throws -> (on: ScenarioResult, off: ScenarioResult) {
         let proof = try #require(GuardProof.all.first { $0.guard == `guard` })

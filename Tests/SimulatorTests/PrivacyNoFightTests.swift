@@ -49,3 +49,58 @@ import Testing
         #expect(off.titles == on.titles)
     }
 }
+
+/// Privacy mode's leak check across every simulator scenario (contract 8.3): no Live Activity push of any
+/// scenario (token or broadcast, iOS 17 and 18) carries a title or a question's text when privacy applies; with
+/// it off, the same count shows the words leaving, so the check can fail.
+@Suite struct PrivacyScenarioLeakTests {
+    /// Where privacy comes from in a run.
+    enum Privacy { case off, phones, serverDefault }
+
+    /// Scenarios whose phone's `PUT /api/devices` never reaches the server (D: an app whose device report is
+    /// refused): the server never hears that phone ask for privacy, so only `LFG_PRIVACY=1` makes it private.
+    static let deviceReportNeverArrives: Set<String> = ["D"]
+
+    /// `scenario` cut to at most `seconds`, run once.
+    static func run(_ scenario: Scenario, _ privacy: Privacy, ios: IOSVersion, seconds: Double = 1800)
+        -> (pushes: Int, worded: Int)
+    {
+        let cut = scenario.lasting(min(scenario.duration, seconds))
+        let simulation = Simulation(
+            seed: 1 ^ cut.seedSalt, ios: ios, guards: .all, environment: cut.environment, duration: cut.duration)
+        simulation.privacy = privacy == .phones
+        simulation.serversArePrivateByDefault = privacy == .serverDefault
+        cut.build(simulation)
+        let (metrics, _) = simulation.run()
+        return (metrics.pushes, simulation.wordedPushes)
+    }
+
+    @Test("Phones that ask for privacy: no push of any scenario carries words; off: the same scenarios push them",
+          arguments: [IOSVersion.ios17, .ios18])
+    func phonesAsk(ios: IOSVersion) {
+        var pushedWithPrivacy = 0
+        var wordedWithoutPrivacy = 0
+        for scenario in Scenario.all where !Self.deviceReportNeverArrives.contains(scenario.name) {
+            let on = Self.run(scenario, .phones, ios: ios)
+            #expect(on.worded == 0, "\(scenario.name): \(on.worded) of \(on.pushes) pushes carried words")
+            pushedWithPrivacy += on.pushes
+            wordedWithoutPrivacy += Self.run(scenario, .off, ios: ios).worded
+        }
+        #expect(pushedWithPrivacy > 0)
+        #expect(wordedWithoutPrivacy > 0, "the check can fail: without privacy the titles are pushed")
+    }
+
+    @Test("LFG_PRIVACY=1: no push of any scenario carries words, even a phone whose device report never arrives",
+          arguments: [IOSVersion.ios17, .ios18])
+    func serverDefault(ios: IOSVersion) throws {
+        for scenario in Scenario.all {
+            let on = Self.run(scenario, .serverDefault, ios: ios)
+            #expect(on.worded == 0, "\(scenario.name): \(on.worded) of \(on.pushes) pushes carried words")
+        }
+        // The one scenario left out above does leak when only the phone asks: why LFG_PRIVACY exists.
+        for name in Self.deviceReportNeverArrives {
+            let scenario = try #require(Scenario.named(name))
+            #expect(Self.run(scenario, .phones, ios: ios).worded > 0)
+        }
+    }
+}

@@ -23,6 +23,13 @@ public struct ServerConfig: Hashable, Sendable {
     public var apns: APNsSettings
     /// `LFG_DATABASE_URL` (contract 8.4): a `postgres://` URL selects PostgreSQL instead of `$LFG_HOME/lfg.sqlite`.
     public var databaseURL: String?
+    /// `LFG_LEASE_TTL_MS`: with `LFG_DATABASE_URL`, how long a device's lease outlives its instance's last
+    /// renewal (renewed every third of it): the takeover time after a kill -9.
+    public var leaseTTLMilliseconds: Int = defaultLeaseTTLMilliseconds
+    /// `LFG_DATABASE_SCHEMA`: the PostgreSQL schema holding LFG's tables (`public`), so several LFG
+    /// deployments (or test runs) can share one database.
+    public var databaseSchema: String = "public"
+    public static let defaultLeaseTTLMilliseconds = 3000
     /// Every variable as read (process environment over `.env`), for adapters that read their own.
     public var values: [String: String]
 
@@ -98,6 +105,9 @@ public struct ServerConfig: Hashable, Sendable {
             }
             config.databaseURL = url
         }
+        if let schema = value("LFG_DATABASE_SCHEMA") { config.databaseSchema = schema }
+        config.leaseTTLMilliseconds = try integer(
+            "LFG_LEASE_TTL_MS", default: defaultLeaseTTLMilliseconds, in: 300...600_000)
         config.questionLifetimeSeconds = try integer(
             "LFG_QUESTION_TTL_S", default: defaultQuestionLifetimeSeconds, in: 1...86_400)
         switch value("LFG_PRIVACY") {

@@ -15,7 +15,7 @@ extension ControlPlaneService {
     func listed(_ sid: SessionID, _ report: SessionReport, downHosts: Set<HostID>? = nil) -> SessionListing? {
         SessionListing(
             sid: sid, report: report, downHosts: downHosts ?? fleet.downHosts(at: now), heardAt: fleet.heardAt[sid],
-            silence: dependencies.policy.silence, now: now)
+            silence: dependencies.policy.silence, now: now, since: watcher.since[sid])
     }
 
     /// Replaces a session's report (`PUT`); returns it as listed.
@@ -122,6 +122,7 @@ extension ControlPlaneService {
     }
 
     func handle(_ events: [WatcherEvent]) async throws(ServiceError) {
+        if try await queueForOwner(events) { return }
         await acquire()
         let outgoing: Outgoing
         do { outgoing = try await apply(events) } catch {

@@ -28,6 +28,13 @@ public actor ControlPlaneService {
         public var questionNotifier: (any QuestionNotifier)?
         /// Seconds until a question whose prompt gives no `expiresAt` expires (`LFG_QUESTION_TTL_S`).
         public var questionLifetime: Double
+        /// Several instances on one database (contract 8.4): the leases, inbox and notifications; nil
+        /// when this instance is the only one (SQLite, tests), which then drives every device.
+        public var coordinator: (any FleetCoordinator)? = nil
+        /// How long a lease lasts past its last renewal (seconds): the takeover time after a kill -9.
+        public var leaseTTL: Double = 3
+        /// How often leases are renewed and free devices claimed.
+        public var leaseInterval: Duration = .seconds(1)
         /// Seals private devices' alerts to their keys (contract 8.3); `lfg serve` wires Sealing's HPKE.
         public var alertSealing: any AlertSealing
 
@@ -83,6 +90,13 @@ public actor ControlPlaneService {
     var widgetThrottle = WidgetReloadThrottle()
     var widgetOutbox: [QuestionPush.Target] = []
     let questionOutboxSignal = ChangeSignal()
+    /// The devices this instance drives and how fresh its leases are (several instances on one database).
+    var coordination = CoordinationState()
+    /// Wakes the follow-up of a lease round (takeover, inbox, missed fleet change).
+    let leaseFollowUp = ChangeSignal()
+    /// What `GET /metrics` reports.
+    var metrics = ServiceMetrics()
+    let commitTimes = TimedStore.CommitTimes()
     /// Pairing codes and device credentials (issue 16), read by the authenticator on every request.
     public nonisolated let pairing = Pairing()
     private var isBusy = false
@@ -90,6 +104,8 @@ public actor ControlPlaneService {
 
     /// - Parameter gate: whether pushing is allowed; nil means allowed (tests, the simulator).
     public init(_ dependencies: Dependencies, gate: PushGate? = nil, recentLog: [String] = []) {
+        var dependencies = dependencies
+        dependencies.store = TimedStore(base: dependencies.store, clock: dependencies.clock, commits: commitTimes)
         self.dependencies = dependencies
         self.watcher = Watcher(guards: dependencies.guards, policy: dependencies.policy)
         self.questions = QuestionBook(defaultLifetime: dependencies.questionLifetime)
@@ -112,7 +128,12 @@ public actor ControlPlaneService {
     public func start() async throws(StoreError) {
         await acquire()
         defer { release() }
-        let contents = try await dependencies.store.load()
+        var contents = try await dependencies.store.load()
+        // With other instances, devices arrive one by one as their leases are won.
+        if dependencies.coordinator != nil {
+            contents.devices = [:]
+            contents.retiredChannels = []
+        }
         fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts, heardAt: now)
         pairing.load(contents.deviceCredentials)
         _ = try await apply([
@@ -154,6 +175,7 @@ public actor ControlPlaneService {
                 }
             }
         }
+        if dependencies.coordinator != nil { allWrites = allWrites.map(scopedToHeldDevices) }
         if !allWrites.isEmpty { try await dependencies.store.commit(allWrites) }
         watcher = next
         await record(lines)
@@ -178,6 +200,7 @@ public actor ControlPlaneService {
         var outgoing = first
         while !outgoing.isEmpty {
             let answers = await dependencies.gateway.carryOut(outgoing, now: { self.dependencies.wallClock.now })
+            metrics.countPushes(answers)
             await acquire()
             do {
                 outgoing = try await apply(answers)
@@ -202,9 +225,12 @@ public actor ControlPlaneService {
     public func tick() async {
         await expireQuestions()
         sendOwedWidgetReloads()
-        guard pushGateReason == nil else { return }
+        guard pushGateReason == nil, holdsFreshLeases else { return }
         await acquire()
         let outgoing: Outgoing
+        // Real elapsed time, for the operator's figure only (nothing decides on it).
+        let tickStarted = ContinuousClock.now
+        defer { metrics.tickSeconds.record(ContinuousClock.now - tickStarted) }
         do {
             outgoing = try await apply([.ticked(fleet, at: now)])
         } catch {
@@ -222,6 +248,10 @@ public actor ControlPlaneService {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.sendHeartbeats() }
             group.addTask { await self.runQuestionPushes() }
+            if let coordinator = dependencies.coordinator {
+                group.addTask { await self.runLeaseRounds() }
+                group.addTask { await self.runNotices(coordinator) }
+            }
             await runTicks()
             group.cancelAll()
         }

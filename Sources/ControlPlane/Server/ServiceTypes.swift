@@ -18,12 +18,21 @@ public struct SessionListing: Hashable, Sendable, Encodable {
     /// When the server last took a report for the session (Unix seconds), so a client applies the same
     /// silence rule (``SilenceRule``) as the server; nil when unknown.
     public var heardAt: UnixTime?
+    /// The server's sticky baseline for the session (its row state and since when), from the watcher's
+    /// last reduction; nil when the session is not active or not reduced yet. The server sees every change
+    /// as it happens, so a client that missed some (asleep, suspended) dates its rows from this, never from
+    /// when it woke up (guard `server-since`).
+    public var since: SinceEntry?
 
-    public init(sid: SessionID, report: SessionReport, displayState: DisplayState, heardAt: UnixTime? = nil) {
+    public init(
+        sid: SessionID, report: SessionReport, displayState: DisplayState, heardAt: UnixTime? = nil,
+        since: SinceEntry? = nil
+    ) {
         self.sid = sid
         self.report = report
         self.displayState = displayState
         self.heardAt = heardAt
+        self.since = since
     }
 
     /// The one way a session is listed (`GET /api/sessions`, the `session` event, a `PUT`'s answer):
@@ -31,14 +40,14 @@ public struct SessionListing: Hashable, Sendable, Encodable {
     /// been silent too long; nil for an archived session (listed nowhere).
     public init?(
         sid: SessionID, report: SessionReport, downHosts: Set<HostID>, heardAt: UnixTime? = nil,
-        silence: SilenceRule = .standard, now: UnixTime = 0
+        silence: SilenceRule = .standard, now: UnixTime = 0, since: SinceEntry? = nil
     ) {
         let session = FleetSession(sid: sid, report: report, isHostDown: downHosts.contains(report.host), heardAt: heardAt)
         guard let state = session.displayState(at: now, silence: silence) else { return nil }
-        self.init(sid: sid, report: report, displayState: state, heardAt: heardAt)
+        self.init(sid: sid, report: report, displayState: state, heardAt: heardAt, since: since)
     }
 
-    enum CodingKeys: String, CodingKey { case sid, displayState, heardAt }
+    enum CodingKeys: String, CodingKey { case sid, displayState, heardAt, since }
 
     public func encode(to encoder: any Encoder) throws {
         try report.encode(to: encoder)
@@ -46,6 +55,7 @@ public struct SessionListing: Hashable, Sendable, Encodable {
         try container.encode(sid, forKey: .sid)
         try container.encode(displayState, forKey: .displayState)
         try container.encodeIfPresent(heardAt, forKey: .heardAt)
+        try container.encodeIfPresent(since, forKey: .since)
     }
 }
 

@@ -27,6 +27,9 @@ public enum StoreWrite: Hashable, Sendable {
     case recordHistory(CardHistoryEvent)
     /// Replaces the list of channels awaiting deletion.
     case putRetiredChannels([DeviceChannel])
+    /// Replaces the channels awaiting deletion of these devices only (several instances on one database,
+    /// each keeping the list of the devices it drives); `channels` all belong to `devices`.
+    case putRetiredChannelsOf(devices: Set<DeviceID>, channels: [DeviceChannel])
     /// Removes a device's record and its tokens.
     case deleteDevice(DeviceID)
     /// Insert or replace a question (contract 8.2).

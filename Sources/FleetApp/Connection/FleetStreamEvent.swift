@@ -49,7 +49,7 @@ extension SessionModel {
     /// Applies one streamed session change: the listing replaces the session's report, and its verdict
     /// says whether its host is down (`unknown`) or answering again.
     public mutating func applyStreamed(_ session: SessionsReply.Session) {
-        upsert(session.report, for: session.sid)
+        upsert(session.report, for: session.sid, since: session.since)
         if session.displayState == .unknown {
             setHost(session.report.host, health: .knownDown)
         } else if session.displayState != nil {

@@ -81,7 +81,10 @@ public struct FleetActivityController: Hashable, Sendable {
         let live = cards.liveCards
         let survivor = cards.survivor
         let reduction = FleetReducer.reduce(
-            model.filteredSessions, previousSince: baselines(adopting: survivor), hiddenDirs: model.hiddenDirs,
+            model.filteredSessions,
+            previousSince: baselines(
+                adopting: survivor, listed: guards.isOn(.serverSince) ? model.listedBaselines : [:]),
+            hiddenDirs: model.hiddenDirs,
             now: now, guards: guards)
         let isTrustworthy = model.fleetCountIsTrustworthy && reduction.isTrustworthy
         let verdict = endGate.step(
@@ -157,7 +160,9 @@ public struct FleetActivityController: Hashable, Sendable {
     /// first saw it closer to when it did (the server watches every host; the app only from when it
     /// learns of it, so its own baseline after a launch or a wake is late). After a suspension the card's
     /// rows win outright: the app may have missed a state change the server saw while it slept.
-    func baselines(adopting card: FleetActivity?) -> SinceMap {
+    /// A server's own baseline from its listing (`listed`) beats both, for every session it covers, on the
+    /// card or not: the server saw each change as it happened (guard `server-since`).
+    func baselines(adopting card: FleetActivity?, listed: SinceMap = [:]) -> SinceMap {
         var baselines = since
         for row in card?.content.rows ?? [] {
             let own = baselines[row.sid]
@@ -165,6 +170,7 @@ public struct FleetActivityController: Hashable, Sendable {
             guard isEarlierForSameState || baselinesPredateSuspension else { continue }
             baselines[row.sid] = SinceEntry(state: row.state, since: row.since)
         }
+        baselines.merge(listed) { _, server in server }
         return baselines
     }
 }

@@ -13,11 +13,19 @@ public struct SessionEntry: Hashable, Sendable {
     public var report: SessionReport
     /// When the server last took a report for it (from the listing), for the silence rule; nil when unknown.
     public var heardAt: UnixTime?
+    /// The server's baseline for the session as last listed (``SessionsReply/Session/since``); nil when
+    /// the server did not say, and cleared by any change the app learns of without one.
+    public var since: SinceEntry?
 
-    public init(sid: SessionID, report: SessionReport, heardAt: UnixTime? = nil) {
+    public init(sid: SessionID, report: SessionReport, heardAt: UnixTime? = nil, since: SinceEntry? = nil) {
         self.sid = sid
         self.report = report
         self.heardAt = heardAt
+        self.since = since
+    }
+
+    init(_ listed: SessionsReply.Session) {
+        self.init(sid: listed.sid, report: listed.report, heardAt: listed.heardAt, since: listed.since)
     }
 }
 
@@ -71,6 +79,23 @@ public struct SessionModel: Hashable, Sendable {
         }
     }
 
+    /// The servers' sticky baselines for the sessions the app knows, each only while it is of the state
+    /// the session's report is in now (the first server listing a sid wins, as in ``filteredSessions``).
+    /// A server reduces every change as it happens; the app may have slept through some, so these beat its
+    /// own (``FleetActivityController``, guard `server-since`).
+    public var listedBaselines: SinceMap {
+        var baselines: SinceMap = [:]
+        for entry in mergedSessions where baselines[entry.sid] == nil {
+            // The host's health is left out: for a session of a host known down the reducer carries the
+            // baseline over, and the server's is the better one to carry.
+            guard let since = entry.since,
+                since.state == DisplayState.resolve(entry.report, isHostDown: false)?.rowState
+            else { continue }
+            baselines[entry.sid] = since
+        }
+        return baselines
+    }
+
     /// `fleetCountIsTrustworthy`: a live fetch happened and no host is known down. Otherwise a zero is an
     /// unknown, and an unknown must never end or zero a card.
     public var fleetCountIsTrustworthy: Bool {
@@ -91,7 +116,7 @@ public struct SessionModel: Hashable, Sendable {
 
     /// Applies a live answer of `GET /api/sessions`: replaces the sessions and the hosts' health.
     public mutating func applyLiveFetch(_ listing: SessionsReply) {
-        sessions = Self.unique(listing.sessions.map { SessionEntry(sid: $0.sid, report: $0.report, heardAt: $0.heardAt) })
+        sessions = Self.unique(listing.sessions.map(SessionEntry.init))
         var health: [HostID: HostHealth] = [:]
         for session in listing.sessions {
             let isDown = session.displayState == .unknown
@@ -104,23 +129,27 @@ public struct SessionModel: Hashable, Sendable {
     /// Applies a live answer of `GET /api/sessions` from one of the app's other servers: replaces what
     /// that server listed. Its hosts' health and the trust in the count stay the default server's.
     public mutating func applyOtherServerFetch(_ listing: SessionsReply, from server: String) {
-        otherServers[server] = Self.unique(
-            listing.sessions.map { SessionEntry(sid: $0.sid, report: $0.report, heardAt: $0.heardAt) })
+        otherServers[server] = Self.unique(listing.sessions.map(SessionEntry.init))
     }
 
-    /// Replaces (or adds) one session's report, as a server-sent change does (with the listing's `heardAt`),
-    /// in every server's listing that holds it: it is the same session.
-    public mutating func upsert(_ report: SessionReport, for sid: SessionID, heardAt: UnixTime? = nil) {
+    /// Replaces (or adds) one session's report, as a server-sent change does (with the listing's `heardAt`
+    /// and `since`), in every server's listing that holds it: it is the same session. A baseline not given
+    /// is cleared: one listed before this change may be of a state the session has left and come back to.
+    public mutating func upsert(
+        _ report: SessionReport, for sid: SessionID, heardAt: UnixTime? = nil, since: SinceEntry? = nil
+    ) {
         if let index = sessions.firstIndex(where: { $0.sid == sid }) {
             sessions[index].report = report
             sessions[index].heardAt = heardAt
+            sessions[index].since = since
         } else {
-            sessions.append(SessionEntry(sid: sid, report: report, heardAt: heardAt))
+            sessions.append(SessionEntry(sid: sid, report: report, heardAt: heardAt, since: since))
         }
         for server in otherServers.keys {
             for index in otherServers[server]!.indices where otherServers[server]![index].sid == sid {
                 otherServers[server]![index].report = report
                 otherServers[server]![index].heardAt = heardAt
+                otherServers[server]![index].since = since
             }
         }
     }
@@ -135,12 +164,14 @@ public struct SessionModel: Hashable, Sendable {
     public mutating func setBusy(_ isBusy: Bool, for sid: SessionID) {
         guard let index = sessions.firstIndex(where: { $0.sid == sid }) else { return }
         sessions[index].report.busy = isBusy
+        sessions[index].since = nil
     }
 
     /// Sets or clears what a session waits on (`store.prompts[sid]`).
     public mutating func setPrompt(_ prompt: Prompt?, for sid: SessionID) {
         guard let index = sessions.firstIndex(where: { $0.sid == sid }) else { return }
         sessions[index].report.prompt = prompt
+        sessions[index].since = nil
     }
 
     /// Marks a host known down or up again.

@@ -11,15 +11,22 @@ public struct SessionsReply: Hashable, Sendable, Codable {
         /// When the server last took a report for it, so the app applies the same silence rule
         /// (``SilenceRule``, a "no news" row) as the server; nil from a server that does not say.
         public var heardAt: UnixTime?
+        /// The server's sticky baseline for the session (state and since when); nil from a server that does
+        /// not say, or for a session it has not reduced as active.
+        public var since: SinceEntry?
 
-        public init(sid: SessionID, report: SessionReport, displayState: DisplayState? = nil, heardAt: UnixTime? = nil) {
+        public init(
+            sid: SessionID, report: SessionReport, displayState: DisplayState? = nil, heardAt: UnixTime? = nil,
+            since: SinceEntry? = nil
+        ) {
             self.sid = sid
             self.report = report
             self.displayState = displayState
             self.heardAt = heardAt
+            self.since = since
         }
 
-        enum CodingKeys: String, CodingKey { case sid, displayState, heardAt }
+        enum CodingKeys: String, CodingKey { case sid, displayState, heardAt, since }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -29,6 +36,8 @@ public struct SessionsReply: Hashable, Sendable, Codable {
             displayState = (try? container.decodeIfPresent(String.self, forKey: .displayState))
                 .flatMap(DisplayState.init(rawValue:))
             heardAt = try? container.decodeIfPresent(UnixTime.self, forKey: .heardAt)
+            // A baseline the app cannot read (a newer server's state) only costs the row its exact age.
+            since = try? container.decodeIfPresent(SinceEntry.self, forKey: .since)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -37,6 +46,7 @@ public struct SessionsReply: Hashable, Sendable, Codable {
             try container.encode(sid, forKey: .sid)
             try container.encodeIfPresent(displayState, forKey: .displayState)
             try container.encodeIfPresent(heardAt, forKey: .heardAt)
+            try container.encodeIfPresent(since, forKey: .since)
         }
     }
 

@@ -49,6 +49,10 @@ public enum Guard: String, CaseIterable, Hashable, Sendable, Codable {
     /// on its row instead of a confident "working" (seed 003); it stays counted, so it never zeroes or ends
     /// the card.
     case noNews = "no-news"
+    /// App: a row's `since` comes from the server's listing when it has one for the session's state. The
+    /// server reduces every change as it happens; an app that slept through some would date a session from
+    /// when it woke, and order the rows by that (a hidden session jumping onto the card).
+    case serverSince = "server-since"
 }
 
 /// Which guards are on. Production code always runs with ``all``; only the simulator and tests turn some off.

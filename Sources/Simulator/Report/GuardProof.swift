@@ -84,6 +84,9 @@ public struct GuardProof: Sendable {
         GuardProof(
             guard: .noNews, scenario: "A", failure: "a hung agent reads as confidently working (unreachable: simulated agents report)",
             figures: [correct]),
+        GuardProof(
+            guard: .serverSince, scenario: "multi-device", failure: "a woken app dates rows from its wake and rewrites the card",
+            figures: [correct, honest], ios: .ios18),
     ]
 
     /// Runs every proof with `seed` and returns the table.

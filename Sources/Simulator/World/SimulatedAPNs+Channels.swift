@@ -58,7 +58,7 @@ extension Simulation {
         guard let channel = batch.channel else { return }
         let id = channel.id.rawValue
         let phone = phones.firstIndex { $0.device == batch.deviceId }
-        metrics.pushSent(phone: phone, content: batch.contentState, priority: priority(of: batch), self)
+        notePushSent(batch, phone: phone)
         note("apns: broadcast \(batch.action.rawValue) on \(channel.shortId)")
         var chance = draw(.apns, "channel/" + id)
         let latency = chance.uniform(environment.apnsLatency)

@@ -83,7 +83,7 @@ extension Simulation {
     /// The phone sees the push (if it goes anywhere) at the instant the server gets its answer.
     func sendThroughAPNs(_ target: PushTarget, of batch: PushBatch, answered: @escaping (TokenResult, Simulation) -> Void) {
         let phone = phones.firstIndex { $0.device == batch.deviceId }
-        metrics.pushSent(phone: phone, content: batch.contentState, priority: priority(of: batch), self)
+        notePushSent(batch, phone: phone)
         note("apns: \(batch.action.rawValue) -> \(target.shortHex) (\(target.env.rawValue))")
         var chance = draw(.apns, target.hex)
         let latency = chance.uniform(environment.apnsLatency)
@@ -106,6 +106,13 @@ extension Simulation {
     }
 
     /// The batch's `apns-priority` (10 or 5).
+    /// Every Live Activity push the server sends, by either path: counted for the metrics, and counted again
+    /// when it carries words (``wordedPushes``).
+    func notePushSent(_ batch: PushBatch, phone: Int?) {
+        metrics.pushSent(phone: phone, content: batch.contentState, priority: priority(of: batch), self)
+        if !batch.contentState.isWordless { wordedPushes += 1 }
+    }
+
     func priority(of batch: PushBatch) -> Int { batch.priority.rawValue }
 
     /// APNs hands a push to a phone: at once if it is online, else stored for its reconnect.

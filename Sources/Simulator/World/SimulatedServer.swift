@@ -138,7 +138,7 @@ final class SimulatedServer {
         let sessions = fleet.sessions.keys.sorted().compactMap { sid -> SessionsReply.Session? in
             let report = fleet.sessions[sid]!
             guard let state = DisplayState.resolve(report, isHostDown: down.contains(report.host)) else { return nil }
-            return SessionsReply.Session(sid: sid, report: report, displayState: state)
+            return SessionsReply.Session(sid: sid, report: report, displayState: state, since: watcher.since[sid])
         }
         return SessionsReply(sessions: sessions)
     }

@@ -10,7 +10,7 @@ extension Simulation {
     ) -> SimulatedServer {
         let server = SimulatedServer(
             name: name, port: port, store: store ?? SimulatedStore(), lifetime: lifetime, guards: guards,
-            policy: CardPolicy(staleAfter: staleAfter))
+            policy: CardPolicy(staleAfter: staleAfter, privacyByDefault: serversArePrivateByDefault))
         servers.append(server)
         return server
     }

@@ -19,6 +19,11 @@ public final class Simulation {
     public var staleAfter: Double = CardPolicy.defaultStaleAfterSeconds
     /// Privacy mode (contract 8.3) on every phone: the servers push wordless states.
     public var privacy = false
+    /// Live Activity pushes (token or broadcast) that left carrying words: a title or a question's text.
+    /// Privacy mode's leak check in the simulator: it stays 0 whenever ``privacy`` is on.
+    public internal(set) var wordedPushes = 0
+    /// `LFG_PRIVACY=1` on every simulated server: a device that never said is private.
+    public var serversArePrivateByDefault = false
     public let environment: SimulationEnvironment
     public let duration: Double
     /// Seconds since the run began.
@@ -103,7 +108,12 @@ extension Simulation {
         truth.report(report, sid: sid, now: unixNow)
         note("truth: \(sid) busy=\(report.busy) prompt=\(report.prompt != nil) host=\(report.host)")
         for server in servers { server.sessionReported(sid, report, self) }
-        for phone in phones { phone.observe({ $0.upsert(report, for: sid) }, self) }
+        for phone in phones {
+            // The session event carries the server's baseline as of now: the one from before this change
+            // (the watcher reduces it at its next tick), as the service's `session` event does.
+            let since = phone.rig.configuration.defaultServer.flatMap { server(named: $0.name)?.watcher.since[sid] }
+            phone.observe({ $0.upsert(report, for: sid, since: since) }, self)
+        }
     }
 
     /// A session goes away (`DELETE`).

@@ -44,13 +44,22 @@ struct PrivacyWorld {
         mock.stop()
     }
 
-    /// The whole cycle for one phone (push-to-start `a`, update `b`, alerts `c`).
-    func runCycle(privacy: Bool?, sealKey: SealPublicKey?, channels: Bool = false) async throws {
+    /// The whole cycle for one phone (push-to-start `a`, update `b`, alerts `c`); with `beside`, a second phone
+    /// that says privacy false (push-to-start `d`, update `e`, alerts `f`) goes through it on the same server.
+    func runCycle(privacy: Bool?, sealKey: SealPublicKey?, channels: Bool = false, besideAPhoneInTheClear beside: Bool = false)
+        async throws
+    {
         try await service.reportDevice(
             "phone", DeviceProfile(env: .sandbox, apnsToken: hexC, liveActivityChannels: channels, privacy: privacy),
             pushToStartToken: hexA, sealKey: sealKey?.base64)
+        if beside {
+            try await service.reportDevice(
+                "clear-phone", DeviceProfile(env: .sandbox, apnsToken: ClearPhone.alerts, privacy: false),
+                pushToStartToken: ClearPhone.start)
+        }
         try await step { try await service.putSession("s1", SessionReport(title: PrivacyFixture.title, cwd: PrivacyFixture.path, busy: true)) }
         try await service.registerToken("phone", .update, env: .sandbox, hex: hexB)
+        if beside { try await service.registerToken("clear-phone", .update, env: .sandbox, hex: ClearPhone.update) }
         try await step {
             try await service.putSession("s1", SessionReport(
                 title: PrivacyFixture.title, cwd: PrivacyFixture.path, busy: true, step: PrivacyFixture.step))
@@ -86,6 +95,14 @@ struct PrivacyWorld {
 }
 
 let hexC = String(repeating: "c", count: 64)
+
+/// The tokens of the phone beside the private one that says privacy false.
+enum ClearPhone {
+    static let start = String(repeating: "d", count: 64)
+    static let update = String(repeating: "e", count: 64)
+    static let alerts = String(repeating: "f", count: 64)
+    static var targets: Set<String> { Set([start, update, alerts].map { String($0.prefix(8)) }) }
+}
 
 @Suite(.timeLimit(.minutes(1))) struct PrivacyLeakTests {
     @Test("Privacy on with a sealKey: no push of the whole cycle carries a fixture word, and the alert opens on the phone's key")
@@ -125,6 +142,20 @@ let hexC = String(repeating: "c", count: 64)
         try await world.runCycle(privacy: true, sealKey: phoneSealKey.publicKey, channels: true)
         #expect(world.mock.state.records.contains { $0.kind == .broadcast })
         #expect(world.mock.state.leaks == [])
+    }
+
+    @Test("Privacy is per device: beside a phone in the clear, the private phone's pushes carry no fixture word")
+    func privacyIsPerDevice() async throws {
+        let world = try await PrivacyWorld()
+        defer { world.stop() }
+        try await world.runCycle(privacy: true, sealKey: phoneSealKey.publicKey, besideAPhoneInTheClear: true)
+        let privateTargets = Set([hexA, hexB, hexC].map { String($0.prefix(8)) })
+        #expect(world.mock.state.records.contains { privateTargets.contains(String($0.token.prefix(8))) })
+        #expect(world.mock.state.leaks.filter { privateTargets.contains($0.target) } == [])
+        // The other phone said privacy false: it gets the words, and the check catches them (it can fail here too).
+        let clearLeaks = world.mock.state.leaks.filter { ClearPhone.targets.contains($0.target) }
+        #expect(Set(clearLeaks.flatMap(\.words)).isSuperset(of: [PrivacyFixture.title, PrivacyFixture.question]))
+        #expect(world.mock.state.leaks.allSatisfy { ClearPhone.targets.contains($0.target) })
     }
 
     @Test("The same check fails with privacy off: titles and the question reach the stand-in")

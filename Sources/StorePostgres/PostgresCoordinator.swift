@@ -1,0 +1,114 @@
+import ControlPlane
+import FleetCore
+import Foundation
+import HTTPTypes
+import StoreSQL
+
+/// Several `lfg serve` instances on one PostgreSQL database (contract 8.4): device leases in a table
+/// claimed with `FOR UPDATE SKIP LOCKED`, expiring on the database's clock; device writes queued in
+/// `device_inbox` for the owner; LISTEN/NOTIFY to wake instances, with the lease round as the fallback.
+///
+/// Leases have a connection of their own (``PostgresLeases``), so a renewal never queues behind the
+/// store's commits or this coordinator's loads (loading thousands of devices taken over must not cost
+/// an instance its leases); loads and the inbox use a second one, and a ``PostgresListener`` a third.
+public actor PostgresCoordinator: FleetCoordinator {
+    public nonisolated let instance: InstanceID
+    private let connection: PostgresConnection
+    private let leases: PostgresLeases
+    private let listener: PostgresListener
+    private let channels: CoordinationChannels
+
+    /// Connects to the database of `store` (same URL and schema; the store has migrated it).
+    public init(
+        store: PostgresStore, instance: InstanceID, reportProblem: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(StoreError) {
+        self.instance = instance
+        let options = "-c search_path=\(store.schema)"
+        connection = try PostgresConnection(url: store.url, options: options)
+        leases = try PostgresLeases(instance: instance, connection: PostgresConnection(url: store.url, options: options))
+        channels = CoordinationChannels(schema: store.schema)
+        listener = PostgresListener(url: store.url, options: options, schema: store.schema, reportProblem: reportProblem)
+    }
+
+    public nonisolated func notices() -> AsyncStream<CoordinationNotice> { listener.notices }
+
+    /// Stops listening (the thread closes its connection within a poll period).
+    public nonisolated func shutdown() { listener.stop() }
+
+    public nonisolated func leaseRound(ttl: Double, releasing: Set<DeviceID>) async throws(StoreError) -> LeaseRound {
+        try await leases.round(ttl: ttl, releasing: releasing)
+    }
+
+    public nonisolated func claimNew(_ deviceId: DeviceID, ttl: Double) async throws(StoreError) -> Bool {
+        try await leases.claimNew(deviceId, ttl: ttl)
+    }
+
+    public nonisolated func releaseAll() async throws(StoreError) { try await leases.releaseAll() }
+
+    public func loadDevices(_ ids: Set<DeviceID>) throws(StoreError) -> [DeviceID: DeviceRecord] {
+        try connection.transaction { () throws(StoreError) in
+            var records: [DeviceID: DeviceRecord] = [:]
+            for deviceId in ids.sorted() { records[deviceId] = try StoreTables.loadDevice(connection, account: .owner, deviceId) }
+            return records
+        }
+    }
+
+    public func loadFleet() throws(StoreError) -> (contents: StoreContents, revision: Int64) {
+        try connection.transaction { () throws(StoreError) in
+            // One snapshot: the revision read is the one these rows carry.
+            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            var revision: Int64 = 0
+            try connection.run("SELECT value FROM fleet_revision WHERE id = 1", []) { row in revision = row.integer(0) }
+            return (try StoreTables.loadShared(connection, account: .owner), revision)
+        }
+    }
+
+    public func post(_ events: [DeviceInboxEvent]) throws(StoreError) {
+        guard !events.isEmpty else { return }
+        try connection.transaction { () throws(StoreError) in
+            for event in events {
+                let json: String
+                do { json = String(decoding: try WireJSON.encode(event), as: UTF8.self) } catch {
+                    throw StoreError(operation: "encode inbox event", message: "\(error)")
+                }
+                try connection.run(
+                    "INSERT INTO device_inbox (device_id, event) VALUES (?1, ?2)", [.text(event.deviceId.rawValue), .text(json)])
+                // A device no instance has held yet gets its lease row: the next round gives it an owner.
+                try connection.run(
+                    "INSERT INTO device_leases (device_id) VALUES (?1) ON CONFLICT (device_id) DO NOTHING",
+                    [.text(event.deviceId.rawValue)])
+            }
+            for deviceId in Set(events.map(\.deviceId)).sorted() {
+                try connection.run("SELECT pg_notify(?1, ?2)", [.text(channels.inbox), .text(deviceId.rawValue)])
+            }
+        }
+    }
+
+    public func takeInbox(for devices: Set<DeviceID>) throws(StoreError) -> [InboxEntry] {
+        guard !devices.isEmpty else { return [] }
+        var entries: [InboxEntry] = []
+        let decoder = JSONDecoder()
+        // One query for the lot: the inbox is usually empty, and a round must stay cheap at 10,000 devices.
+        var undecodable: [Int64] = []
+        try connection.run("SELECT id, device_id, event FROM device_inbox ORDER BY id", []) { row in
+            guard devices.contains(DeviceID(row.text(1))) else { return }
+            if let event = try? decoder.decode(DeviceInboxEvent.self, from: Data(row.text(2).utf8)) {
+                entries.append(InboxEntry(id: row.integer(0), event: event))
+            } else {
+                undecodable.append(row.integer(0))
+            }
+        }
+        if !undecodable.isEmpty {
+            throw StoreError(
+                operation: "read device inbox", message: "entries \(undecodable) are unreadable; delete them from device_inbox")
+        }
+        return entries
+    }
+
+    public func deleteInbox(_ ids: [Int64]) throws(StoreError) {
+        guard !ids.isEmpty else { return }
+        try connection.transaction { () throws(StoreError) in
+            for id in ids { try connection.run("DELETE FROM device_inbox WHERE id = ?1", [.integer(id)]) }
+        }
+    }
+}
