@@ -28,7 +28,11 @@ enum ConnectionValues {
     }
 
     /// `text` percent-decoded, or as sent when that is not UTF-8.
-    static func decoded(_ text: String) -> String { text.removingPercentEncoding ?? text }
+    static func decoded(_ text: String) -> String {
+        // Most paths have nothing to decode, and Foundation's decoding cost ~2% of the server's time.
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        return text.removingPercentEncoding ?? text
+    }
 
     /// The peer's address as text, when libmicrohttpd knows it.
     static func peerAddress(of connection: OpaquePointer) -> String? {

@@ -4,15 +4,16 @@ import Foundation
 /// reports, APNs payloads, stored values and `lfg` output. Sorted keys, so the same value is the same
 /// bytes (tests and logs compare them), and slashes unescaped (paths and URLs read as written).
 public enum WireJSON {
-    /// A fresh encoder with the settings (JSONEncoder is not Sendable, so each caller gets its own).
+    /// A fresh Foundation encoder with the settings: the reference ``encode(_:)`` is tested against
+    /// (JSONEncoder is not Sendable, so each caller gets its own).
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
-    /// `value` as JSON bytes.
+    /// `value` as JSON bytes: the bytes ``encoder()`` writes, by ``WireJSONEncoder`` (several times faster).
     public static func encode(_ value: some Encodable) throws -> Data {
-        try encoder().encode(value)
+        try WireJSONEncoder.encode(value)
     }
 }

@@ -10,9 +10,9 @@ enum RequestBody {
         let data = body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
             ? (isEmptyAllowed ? Data("{}".utf8) : Data()) : body
         guard !data.isEmpty else { throw InputError(field: nil, message: "the body is empty; send a JSON object") }
-        try validate(data)
+        let value = try validate(data)
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try JSONValueDecoder.decode(T.self, from: value)
         } catch let error as DecodingError {
             throw InputError(error)
         } catch {
@@ -33,8 +33,9 @@ enum RequestBody {
         return object
     }
 
-    /// Refuses `data` unless it is one strict JSON object.
-    static func validate(_ data: Data) throws(InputError) {
+    /// Refuses `data` unless it is one strict JSON object; returns it parsed.
+    @discardableResult
+    static func validate(_ data: Data) throws(InputError) -> JSONValue {
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes: Array(data))
@@ -44,6 +45,7 @@ enum RequestBody {
         guard case .object = value else {
             throw InputError(field: nil, message: "the body must be a JSON object, not \(value.kindName)")
         }
+        return value
     }
 }
 

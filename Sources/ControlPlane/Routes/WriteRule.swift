@@ -23,7 +23,7 @@ enum WriteRule {
         }
         guard !request.body.isEmpty else { return nil }
         let declared = request.header("Content-Type")?.split(separator: ";").first
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { $0.trimmingHTTPWhitespace.lowercased() }
         guard let declared, jsonTypes.contains(declared) else {
             return .error(
                 415, "send the body as JSON with Content-Type: application/json (got \(declared.map { "'\($0)'" } ?? "none"))",
