@@ -47,7 +47,7 @@ public actor PostgresCoordinator: FleetCoordinator {
     public func loadDevices(_ ids: Set<DeviceID>) throws(StoreError) -> [DeviceID: DeviceRecord] {
         try connection.transaction { () throws(StoreError) in
             var records: [DeviceID: DeviceRecord] = [:]
-            for deviceId in ids.sorted() { records[deviceId] = try StoreTables.loadDevice(connection, deviceId) }
+            for deviceId in ids.sorted() { records[deviceId] = try StoreTables.loadDevice(connection, account: .owner, deviceId) }
             return records
         }
     }
@@ -58,7 +58,7 @@ public actor PostgresCoordinator: FleetCoordinator {
             try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             var revision: Int64 = 0
             try connection.run("SELECT value FROM fleet_revision WHERE id = 1", []) { row in revision = row.integer(0) }
-            return (try StoreTables.loadShared(connection), revision)
+            return (try StoreTables.loadShared(connection, account: .owner), revision)
         }
     }
 
@@ -78,12 +78,13 @@ public actor PostgresCoordinator: FleetCoordinator {
             guard current > revision else { return changes }
             // Complete only while every revision after `revision` is still logged.
             guard let oldest, oldest <= revision + 1 else { return nil }
-            let others: [SQLValue] = [.integer(revision), .text(instance.rawValue)]
+            // The owner's fleet: instances coordinate it alone (its commits are the ones logged).
+            let others: [SQLValue] = [.integer(revision), .text(instance.rawValue), .text(AccountID.owner.rawValue)]
             let decoder = JSONDecoder()
             try connection.run(
                 "SELECT changed.key, sessions.report FROM (SELECT DISTINCT key FROM fleet_changes "
                     + "WHERE revision > ?1 AND writer <> ?2 AND kind = 'session') AS changed "
-                    + "LEFT JOIN sessions ON sessions.sid = changed.key",
+                    + "LEFT JOIN sessions ON sessions.sid = changed.key AND sessions.account_id = ?3",
                 others
             ) { row throws(StoreError) in
                 let report = try row.optionalText(1).map { text throws(StoreError) in
@@ -96,7 +97,7 @@ public actor PostgresCoordinator: FleetCoordinator {
             try connection.run(
                 "SELECT changed.key, hosts.last_seen, hosts.ttl_seconds FROM (SELECT DISTINCT key FROM fleet_changes "
                     + "WHERE revision > ?1 AND writer <> ?2 AND kind = 'host') AS changed "
-                    + "LEFT JOIN hosts ON hosts.host = changed.key",
+                    + "LEFT JOIN hosts ON hosts.host = changed.key AND hosts.account_id = ?3",
                 others
             ) { row in
                 changes.hosts[HostID(row.text(0))] =
