@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "lfg", targets: ["lfg"]),
         .executable(name: "lfg-hook", targets: ["lfg-hook"]),
         .executable(name: "lfg-host", targets: ["lfg-host"]),
+        .executable(name: "lfg-host-tls", targets: ["lfg-host-tls"]),
         .library(name: "FleetCore", targets: ["FleetCore"]),
         .library(name: "FleetApp", targets: ["FleetApp"]),
         .library(name: "FleetAppApple", targets: ["FleetAppApple"]),
@@ -93,11 +94,12 @@ let package = Package(
         .target(name: "HookAdapter", dependencies: ["FleetCore", "HookIntake", "HTTPTypes", "HTTPClient"], swiftSettings: strict),
         // `lfg host`, the per-machine agent: its pure reducer and service files (no Foundation, no I/O).
         .target(name: "HostAgent", dependencies: ["FleetCore", "HookIntake"], swiftSettings: strict),
-        // Its POSIX edges: one poll loop, pidfd / kqueue process watch, libcurl heartbeat, child spawn. No Foundation.
+        // Its POSIX edges: one poll loop, pidfd / kqueue process watch, plain-socket heartbeat, child spawn.
+        // No Foundation, no libcurl.
         .target(name: "CHostShims"),
-        .target(
-            name: "HostAgentPOSIX", dependencies: ["HostAgent", "HookIntake", "FleetCore", "CHostShims", "CCurl", "CCurlShims"],
-            swiftSettings: strict),
+        .target(name: "HostAgentPOSIX", dependencies: ["HostAgent", "HookIntake", "FleetCore", "CHostShims"], swiftSettings: strict),
+        // The heartbeat over libcurl, for https:// servers (`lfg-host-tls` only).
+        .target(name: "HostAgentCurl", dependencies: ["HostAgentPOSIX", "HostAgent", "FleetCore", "CCurl", "CCurlShims"], swiftSettings: strict),
 
         // MARK: command line
         .target(
@@ -113,10 +115,18 @@ let package = Package(
         ),
         .target(name: "LFGCommandTesting", dependencies: ["LFGCommand"], swiftSettings: strict),
         .executableTarget(name: "lfg", dependencies: ["LFGCommand"], swiftSettings: strict),
-        // `lfg host`'s resident process (`lfg host` execs it): no Foundation, the Swift runtime linked in,
-        // so it stays a few MB resident (bench/host-idle.sh).
+        // `lfg host`'s resident process for http:// servers (`lfg host` execs it): no Foundation, no libcurl,
+        // fully static in release builds on Linux (no shared library pages: under 5 MB resident,
+        // bench/host-idle.sh); the Swift runtime linked in otherwise.
         .executableTarget(
-            name: "lfg-host", dependencies: ["HostAgentPOSIX", "HostAgent", "HookIntake", "FleetCore"], swiftSettings: strict,
+            name: "lfg-host", dependencies: ["HostAgentPOSIX", "HostAgent"], swiftSettings: strict,
+            linkerSettings: [
+                .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .debug)),
+            ]),
+        // The same resident process for https:// servers: its heartbeat goes through libcurl for TLS.
+        .executableTarget(
+            name: "lfg-host-tls", dependencies: ["HostAgentCurl", "HostAgentPOSIX", "HostAgent"], swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]),
         // The hook's cheap start: no Foundation, so a burst of hooks costs little CPU (see HookIntake).
         // Linked fully static in release builds on Linux: no dynamic loader work at start (half its CPU).
@@ -164,7 +174,7 @@ let package = Package(
         .testTarget(name: "HookIntakeTests", dependencies: ["HookIntake", "FleetCore", "AsyncTesting"], swiftSettings: strict),
         .testTarget(
             name: "HostAgentTests",
-            dependencies: ["HostAgent", "HostAgentPOSIX", "HookIntake", "LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer", "HTTPTypes"],
+            dependencies: ["HostAgent", "HostAgentPOSIX", "HostAgentCurl", "HookIntake", "LFGCommand", "LFGCommandTesting", "AsyncTesting", "HTTPServer", "HTTPTypes"],
             swiftSettings: strict),
         .testTarget(
             name: "SealingTests", dependencies: ["Sealing", "ControlPlane", "APNs", "FleetCore"], swiftSettings: strict),

@@ -4,8 +4,11 @@
 # Usage: bench/host-idle.sh [DURATION_SECONDS] [LFG_BINARY]   (default: 60 s, .build/release/lfg)
 # The README figure is one 600 s run. References in the same run: `sleep` (the smallest process there is)
 # and `lfg serve` (a Foundation process of this package, idle) for memory; the CPU bound is 0.1 % of a core.
-# RSS counts every shared library page the process touched (libc, libcurl's TLS libraries...) in full;
-# PSS divides shared pages among the processes that map them; private is what only this process holds.
+# The server is http:// on loopback, so `lfg host` runs lfg-host (plain-socket heartbeat, fully static in
+# release builds: no shared library at all), not lfg-host-tls (libcurl, for https://).
+# RSS counts every page the process touched in full, its binary's included; PSS divides shared pages among
+# the processes that map them (two lfg-host processes running the same binary halve it); private is what
+# only this process holds. Clean pages of the binary count as private when nothing else maps them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-60}

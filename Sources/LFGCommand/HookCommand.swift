@@ -50,6 +50,8 @@ public struct HookCommand: Command {
             delivery: HookCommand.delivery(for: configuration), requestTimeout: configuration.requestTimeout,
             tokenFingerprint: TokenFingerprint.of(configuration.token), agent: agent, wallClock: { Date().timeIntervalSince1970 })
         runner.agentProcess = { AgentProcess.agent() }
+        let doorbell = HostDoorbell(home: configuration.home)
+        runner.ringHost = { doorbell.ring(sessionKey: $0) }
         let answering = PhoneAnswering(configuration, client: HTTPClient())
         var asked: (PhoneQuestion, AskedQuestion)?
         let summary: HookRunner.Summary
@@ -62,7 +64,7 @@ public struct HookCommand: Command {
             }
         }
         // Stderr of a hook that exits 0 only reaches Claude Code's debug log.
-        if let problem = summary.problem { context.writeError("lfg hook: \(problem)\n") }
+        for problem in [summary.problem, summary.agentRecordProblem].compactMap({ $0 }) { context.writeError("lfg hook: \(problem)\n") }
         for problem in configuration.answeringProblems { context.writeError("lfg hook: \(problem)\n") }
         for result in [summary.drain, summary.helped] {
             for failure in result.markerFailures { context.writeError("lfg hook: could not update a delivery marker in LFG_HOME: \(failure)\n") }

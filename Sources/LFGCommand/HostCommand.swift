@@ -1,5 +1,6 @@
 import Foundation
 import HookAdapter
+import HostAgent
 
 #if canImport(Glibc)
     import Glibc
@@ -10,8 +11,8 @@ import HookAdapter
 /// `lfg host`: runs the per-machine agent (heartbeats, hook delivery, agent process watch).
 ///
 /// It resolves the configuration exactly as the hooks do (``HookConfiguration``: same URL, token, host
-/// name and `$LFG_HOME`), then replaces itself with `lfg-host`, the Foundation-free resident process
-/// built next to `lfg`, so what stays running is a few MB, not this process's ~30.
+/// name and `$LFG_HOME`), then replaces itself with the Foundation-free resident process built next to
+/// `lfg` (``residentProgram(for:)``), so what stays running is a few MB, not this process's ~30.
 public struct HostCommand: Command {
     public static let name = "host"
     public static let summary = "run the per-machine agent: heartbeats, hook delivery, agent process watch"
@@ -44,12 +45,20 @@ public struct HostCommand: Command {
         }
     }
 
+    /// The resident binary for this server: `lfg-host` (plain sockets, under 5 MB) for `http://`,
+    /// `lfg-host-tls` (libcurl, ~16 MB) only where TLS is needed.
+    public static func residentProgram(for address: ServerAddress) -> String {
+        address.needsTLS ? "lfg-host-tls" : "lfg-host"
+    }
+
     public func run(_ context: CommandContext) async throws -> Int32 {
         let configuration = HookConfiguration.resolve(
             environment: context.environment, hostName: HookCommand.machineName()
         ) { path in FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } }
         let lfg = HookSettingsLocation.currentExecutable()
-        let resident = URL(fileURLWithPath: lfg).deletingLastPathComponent().appendingPathComponent("lfg-host").path
+        let address: ServerAddress
+        do { address = try ServerAddress(parsing: configuration.url) } catch { throw CommandFailure("\(error)") }
+        let resident = URL(fileURLWithPath: lfg).deletingLastPathComponent().appendingPathComponent(Self.residentProgram(for: address)).path
         guard FileManager.default.isExecutableFile(atPath: resident) else {
             throw CommandFailure("\(resident) is missing: it is built with lfg (swift build builds both); reinstall lfg")
         }

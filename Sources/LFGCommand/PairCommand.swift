@@ -130,7 +130,8 @@ struct OwnerCall {
         }
     }
 
-    func send(_ method: String, _ path: String) async throws -> Answer {
+    /// - Parameter json: the request body, sent as JSON; nil for none.
+    func send(_ method: String, _ path: String, json: (some Encodable)? = nil as String?) async throws -> Answer {
         let config: ServerConfig
         do { config = try ServerConfig.load(environment: context.environment) } catch {
             throw CommandFailure("\(error)")
@@ -144,8 +145,13 @@ struct OwnerCall {
         let base = "http://127.0.0.1:\(port)"
         let response: HTTPClientResponse
         do {
-            response = try await HTTPClient().send(HTTPClientRequest(
-                method: method, url: base + path, headers: [("Authorization", "Bearer \(token)")]))
+            var headers = [(name: "Authorization", value: "Bearer \(token)")]
+            var body = Data()
+            if let json {
+                headers.append((name: "Content-Type", value: "application/json"))
+                body = try JSONEncoder().encode(json)
+            }
+            response = try await HTTPClient().send(HTTPClientRequest(method: method, url: base + path, headers: headers, body: body))
         } catch {
             throw CommandFailure("no lfg serve answers on \(base) (\(error)); start it, or pass its --port")
         }

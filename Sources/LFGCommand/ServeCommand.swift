@@ -78,6 +78,8 @@ public struct ServeCommand: Command {
 /// Everything `lfg serve` wires together, built in order: store, service, HTTP server, push gate.
 struct ServeParts: Sendable {
     let service: ControlPlaneService
+    /// The owner's service and every account's (contract 8.4).
+    let accounts: AccountDirectory
     let server: HTTPServer
     let port: Int
     let loginCode: String
@@ -119,19 +121,39 @@ struct ServeParts: Sendable {
         let logPath = home + "/" + HomeFiles.decisionLog
         let decisionLog = try DecisionLogFile(path: logPath)
         let (gateway, sender) = try makeGateway(config)
-        var dependencies = ControlPlaneService.Dependencies(
-            store: store, gateway: gateway, decisionLog: decisionLog, policy: config.cardPolicy,
-            tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
-            questionNotifier: questionNotifier(config, sender: sender),
-            questionLifetime: Double(config.questionLifetimeSeconds), alertSealing: HPKEAlertSealing())
-        dependencies.coordinator = coordinator
-        dependencies.leaseTTL = Double(config.leaseTTLMilliseconds) / 1000
-        dependencies.leaseInterval = .milliseconds(config.leaseTTLMilliseconds / 3)
+        let notifier = questionNotifier(config, sender: sender)
+        // Every account's service alike, over its own store handle and its own decision log.
+        let dependencies = { @Sendable (accountStore: any Store, log: any DecisionLogSink) in
+            ControlPlaneService.Dependencies(
+                store: accountStore, gateway: gateway, decisionLog: log, policy: config.cardPolicy,
+                tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
+                questionNotifier: notifier, questionLifetime: Double(config.questionLifetimeSeconds),
+                alertSealing: HPKEAlertSealing())
+        }
+        var ownerDependencies = dependencies(store.scoped(to: .owner), decisionLog)
+        ownerDependencies.coordinator = coordinator
+        ownerDependencies.leaseTTL = Double(config.leaseTTLMilliseconds) / 1000
+        ownerDependencies.leaseInterval = .milliseconds(config.leaseTTLMilliseconds / 3)
         let service = ControlPlaneService(
-            dependencies,
+            ownerDependencies,
             gate: gate(config, port: port, lock: .notTried),
             recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
         try await service.start()
+        // Accounts' services have no leases yet: on a shared database every instance would drive every
+        // account's devices, so accounts are served only on the home's own SQLite store for now.
+        let accountsUnavailable = coordinator == nil
+            ? nil : "accounts are not served on a shared PostgreSQL database yet (LFG_DATABASE_URL); use the home's SQLite store"
+        let accounts = AccountDirectory(owner: service, store: store, unavailable: accountsUnavailable) { account, accountStore in
+            let path = try HomeFiles.accountLog(home, account: account.rawValue)
+            let log = try DecisionLogFile(path: path, reportProblem: { reportProblem("account \(account): \($0)") })
+            return ControlPlaneService(
+                dependencies(accountStore, log), gate: gate(config, port: port, lock: .notTried),
+                recentLog: DecisionLogFile.tail(path: path, limit: 1000))
+        }
+        do { try await accounts.start() } catch { throw CommandFailure("cannot open the accounts: \(error)") }
+        if let accountsUnavailable, !accounts.listings.isEmpty {
+            reportProblem("\(accounts.listings.count) accounts not served: \(accountsUnavailable)")
+        }
         // Reports `lfg hook` could not deliver while the server was down, in order, before new ones.
         let intake = await HookSpoolIntake.drain(home: home, into: service)
         if let line = HookSpoolIntake.summary(intake) { context.writeError("lfg serve: \(line)\n") }
@@ -141,7 +163,7 @@ struct ServeParts: Sendable {
         let dashboard = DashboardRoutes(
             source: service, now: { WallClock.system.now }, pairingCode: { service.currentPairingCode() })
         let router = APIRouter(
-            service: service, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard,
+            accounts: accounts, authenticator: Authenticator(token: token, loginCode: loginCode), dashboard: dashboard,
             signInPage: SignInPage())
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(bindAddress: bind, port: UInt16(port)), handler: router)
@@ -150,20 +172,22 @@ struct ServeParts: Sendable {
             throw CommandFailure("\(error)")  // it says why: the port in use, or privileges
         }
 
-        service.pairing.serverURL = config.publicURL ?? "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(boundPort)"
+        let serverURL = config.publicURL ?? "http://\(bind == "0.0.0.0" ? "127.0.0.1" : bind):\(boundPort)"
+        service.pairing.serverURL = serverURL
         var pushConfig = config
         // Sharing a database, every instance may push (each for the devices it leases), whatever its port.
         if pushPortFollowsListening || isShared { pushConfig.pushPort = boundPort }
         var pushGate = gate(pushConfig, port: boundPort, lock: .notTried)
         if pushGate.shouldTryLock() { pushGate.lock = .held }
         await service.setGate(pushGate)
+        await accounts.configure(gate: pushGate, serverURL: serverURL)
         return ServeParts(
-            service: service, server: server, port: boundPort, loginCode: loginCode, gateReason: pushGate.reason(),
+            service: service, accounts: accounts, server: server, port: boundPort, loginCode: loginCode, gateReason: pushGate.reason(),
             lock: lock, coordinator: coordinator, reportProblem: reportProblem, sender: sender)
     }
 
     /// PostgreSQL when `LFG_DATABASE_URL` is set, else the home's SQLite file.
-    static func openStore(_ config: ServerConfig) throws -> any Store {
+    static func openStore(_ config: ServerConfig) throws -> any AccountStore {
         if let url = config.databaseURL { return try PostgresStore(url: url, schema: config.databaseSchema) }
         return try SQLiteStore(path: config.home + "/" + HomeFiles.database)
     }
@@ -204,9 +228,11 @@ struct ServeParts: Sendable {
     func run(until signals: TerminationSignals, alongside companion: (@Sendable () async -> Void)? = nil) async {
         let server = server
         let service = service
+        let accounts = accounts
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.run() }
             group.addTask { await service.run() }
+            group.addTask { await accounts.run() }
             group.addTask { await signals.wait() }
             if let companion { group.addTask { await companion() } }
             _ = await group.next()
@@ -215,7 +241,7 @@ struct ServeParts: Sendable {
         // Graceful handover: the leases are given up now, not left to expire.
         if let count = await service.handOver() { reportProblem("handed \(count) device leases over") }
         coordinator?.shutdown()
-        service.events.finishAll()
+        for tenant in accounts.allTenants { tenant.service.events.finishAll() }
         sender?.shutdown()
         withExtendedLifetime(lock) {}
     }

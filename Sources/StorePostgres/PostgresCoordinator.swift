@@ -48,7 +48,7 @@ public actor PostgresCoordinator: FleetCoordinator {
     public func loadDevices(_ ids: Set<DeviceID>) throws(StoreError) -> [DeviceID: DeviceRecord] {
         try connection.transaction { () throws(StoreError) in
             var records: [DeviceID: DeviceRecord] = [:]
-            for deviceId in ids.sorted() { records[deviceId] = try StoreTables.loadDevice(connection, deviceId) }
+            for deviceId in ids.sorted() { records[deviceId] = try StoreTables.loadDevice(connection, account: .owner, deviceId) }
             return records
         }
     }
@@ -59,7 +59,7 @@ public actor PostgresCoordinator: FleetCoordinator {
             try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             var revision: Int64 = 0
             try connection.run("SELECT value FROM fleet_revision WHERE id = 1", []) { row in revision = row.integer(0) }
-            return (try StoreTables.loadShared(connection), revision)
+            return (try StoreTables.loadShared(connection, account: .owner), revision)
         }
     }
 

@@ -57,6 +57,46 @@ public enum PostgresMigrations {
                 created_at DOUBLE PRECISION NOT NULL, revoked_at DOUBLE PRECISION);
             """
         ),
+        StoreMigration(
+            // Accounts (contract 8.4): every row gains its account; rows written before are the owner's.
+            "006_accounts",
+            """
+            CREATE TABLE accounts (
+                name TEXT PRIMARY KEY NOT NULL, token_id TEXT NOT NULL UNIQUE, secret_hash TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL, revoked_at DOUBLE PRECISION);
+            ALTER TABLE tokens DROP CONSTRAINT tokens_device_id_fkey;
+            ALTER TABLE sessions ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE hosts ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE devices ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE tokens ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE since ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE card_history ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE questions ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE retired_channels ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE device_credentials ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE sessions ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE hosts ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE devices ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE tokens ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE since ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE card_history ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE questions ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE retired_channels ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE device_credentials ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE sessions DROP CONSTRAINT sessions_pkey, ADD PRIMARY KEY (account_id, sid);
+            ALTER TABLE hosts DROP CONSTRAINT hosts_pkey, ADD PRIMARY KEY (account_id, host);
+            ALTER TABLE devices DROP CONSTRAINT devices_pkey, ADD PRIMARY KEY (account_id, device_id);
+            ALTER TABLE tokens DROP CONSTRAINT tokens_pkey, ADD PRIMARY KEY (account_id, device_id, kind, hex);
+            ALTER TABLE since DROP CONSTRAINT since_pkey, ADD PRIMARY KEY (account_id, sid);
+            ALTER TABLE questions DROP CONSTRAINT questions_pkey, ADD PRIMARY KEY (account_id, id);
+            ALTER TABLE retired_channels DROP CONSTRAINT retired_channels_pkey, ADD PRIMARY KEY (account_id, channel_id);
+            ALTER TABLE device_credentials DROP CONSTRAINT device_credentials_pkey, ADD PRIMARY KEY (account_id, id);
+            ALTER TABLE tokens ADD FOREIGN KEY (account_id, device_id)
+                REFERENCES devices (account_id, device_id) ON DELETE CASCADE;
+            DROP INDEX card_history_by_device;
+            CREATE INDEX card_history_by_device ON card_history (account_id, device_id, id);
+            """
+        ),
     ]
 
     /// Tables only instances sharing one database need (no SQLite twin): who is alive, who drives which

@@ -6,7 +6,7 @@ import StoreSQL
 /// The store on a PostgreSQL database (`LFG_DATABASE_URL`): one connection owned by this actor, the
 /// named migrations of ``PostgresMigrations``, the tables and mapping of ``StoreTables`` (shared with
 /// SQLite), and every ``commit(_:)`` one transaction whose COMMIT has returned before it does.
-public actor PostgresStore: Store {
+public actor PostgresStore: AccountStore {
     private let connection: PostgresConnection
     /// The schema holding the tables (`public` unless one was given).
     public nonisolated let schema: String
@@ -33,19 +33,22 @@ public actor PostgresStore: Store {
     /// The URL and schema this store uses (for a ``PostgresCoordinator`` on the same database).
     public nonisolated let url: String
 
-    public func load() throws(StoreError) -> StoreContents {
+    public func load(account: AccountID) throws(StoreError) -> StoreContents {
         // One snapshot: another instance committing between the table reads cannot tear the picture.
         try connection.transaction { () throws(StoreError) in
             try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            return try StoreTables.load(connection)
+            return try StoreTables.load(connection, account: account)
         }
     }
 
-    public func commit(_ writes: [StoreWrite]) throws(StoreError) {
+    public func commit(_ writes: [StoreWrite], account: AccountID) throws(StoreError) {
         guard !writes.isEmpty else { return }
         try connection.transaction { () throws(StoreError) in
-            try StoreTables.apply(writes, to: connection)
-            try Self.noteShared(writes, on: connection, channels: CoordinationChannels(schema: schema))
+            try StoreTables.apply(writes, account: account, to: connection)
+            // Instances coordinate the owner's fleet only (accounts are not served on a shared database yet).
+            if account == .owner {
+                try Self.noteShared(writes, on: connection, channels: CoordinationChannels(schema: schema))
+            }
         }
     }
 
@@ -60,8 +63,14 @@ public actor PostgresStore: Store {
         try connection.run("SELECT pg_notify(?1, '')", [.text(channels.fleet)])
     }
 
-    public func history(deviceId: DeviceID?, limit: Int) throws(StoreError) -> [CardHistoryRecord] {
-        try StoreTables.history(connection, deviceId: deviceId, limit: limit)
+    public func history(account: AccountID, deviceId: DeviceID?, limit: Int) throws(StoreError) -> [CardHistoryRecord] {
+        try StoreTables.history(connection, account: account, deviceId: deviceId, limit: limit)
+    }
+
+    public func accounts() throws(StoreError) -> [AccountRecord] { try AccountTable.load(connection) }
+
+    public func putAccount(_ record: AccountRecord) throws(StoreError) {
+        try connection.transaction { () throws(StoreError) in try AccountTable.put(record, connection) }
     }
 
     static func migrate(_ connection: PostgresConnection, schema: String, now: UnixTime) throws(StoreError) {

@@ -77,6 +77,29 @@ public enum HomeFiles {
         }
     }
 
+    /// The folder of the accounts' own decision logs (contract 8.4: every log line belongs to one account).
+    public static let accountLogs = "accounts"
+
+    /// The path of `account`'s decision log, `accounts/<name>.log` under `home`, with the folder (0700) and
+    /// the file (0600) made when missing.
+    public static func accountLog(_ home: String, account: String) throws(StoreError) -> String {
+        let folder = home + "/" + accountLogs
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError(operation: "create \(folder)", message: "\(error); set LFG_HOME to a writable folder")
+        }
+        let path = folder + "/" + account + ".log"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StoreError(
+                operation: "create \(path)", code: errno, message: "\(String(cString: strerror(errno))); check LFG_HOME is writable")
+        }
+        close(descriptor)
+        return path
+    }
+
     /// The bearer token in `path`, or a new one written there with mode 0600.
     public static func authToken(at path: String, generate: () -> String) throws(StoreError) -> String {
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {

@@ -5,8 +5,9 @@ import StoreSQL
 
 /// The store in `$LFG_HOME/lfg.sqlite`: one connection owned by this actor, WAL mode, named migrations,
 /// and every ``commit(_:)`` one transaction committed before it returns. The tables and their mapping
-/// are ``StoreTables``' (shared with the PostgreSQL store).
-public actor SQLiteStore: Store {
+/// are ``StoreTables``' (shared with the PostgreSQL store). Every account's rows live here; each account
+/// reaches its own through ``AccountStore/scoped(to:)``.
+public actor SQLiteStore: AccountStore {
     private let connection: SQLiteConnection
     public nonisolated let path: String
 
@@ -20,14 +21,22 @@ public actor SQLiteStore: Store {
     /// The names of the applied migrations, in order.
     public func appliedMigrations() throws(StoreError) -> [String] { try StoreMigrator.applied(connection) }
 
-    public func load() throws(StoreError) -> StoreContents { try StoreTables.load(connection) }
-
-    public func commit(_ writes: [StoreWrite]) throws(StoreError) {
-        guard !writes.isEmpty else { return }
-        try connection.transaction { () throws(StoreError) in try StoreTables.apply(writes, to: connection) }
+    public func load(account: AccountID) throws(StoreError) -> StoreContents {
+        try StoreTables.load(connection, account: account)
     }
 
-    public func history(deviceId: DeviceID?, limit: Int) throws(StoreError) -> [CardHistoryRecord] {
-        try StoreTables.history(connection, deviceId: deviceId, limit: limit)
+    public func commit(_ writes: [StoreWrite], account: AccountID) throws(StoreError) {
+        guard !writes.isEmpty else { return }
+        try connection.transaction { () throws(StoreError) in try StoreTables.apply(writes, account: account, to: connection) }
+    }
+
+    public func history(account: AccountID, deviceId: DeviceID?, limit: Int) throws(StoreError) -> [CardHistoryRecord] {
+        try StoreTables.history(connection, account: account, deviceId: deviceId, limit: limit)
+    }
+
+    public func accounts() throws(StoreError) -> [AccountRecord] { try AccountTable.load(connection) }
+
+    public func putAccount(_ record: AccountRecord) throws(StoreError) {
+        try connection.transaction { () throws(StoreError) in try AccountTable.put(record, connection) }
     }
 }

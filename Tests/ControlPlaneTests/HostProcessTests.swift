@@ -51,15 +51,22 @@ import Testing
         }
     }
 
-    /// The fake agent: `timeout` (its own process group) -> `sh -c` -> `lfg-hook` twice, then `sleep`.
-    static func startFakeAgent(environment: [String: String]) throws -> Process {
+    /// The two hook paths a session's events may take: `lfg-hook` (the fast start `lfg hooks install`
+    /// writes, which records and rings the host) and the full `lfg hook` (what an agent configured by hand,
+    /// or an event that waits for the phone, runs); the host must watch the agent either way.
+    static let hookPaths = ["lfg-hook", "lfg hook"]
+
+    /// The fake agent: `timeout` (its own process group) -> `sh -c` -> the hook (`hookPath`) twice, then `sleep`.
+    static func startFakeAgent(environment: [String: String], hookPath: String) throws -> Process {
         let start = #"{"session_id":"\#(sid)","hook_event_name":"SessionStart","source":"startup","cwd":"/work/kill"}"#
         let prompt = #"{"session_id":"\#(sid)","hook_event_name":"UserPromptSubmit","prompt":"Build the thing","cwd":"/work/kill"}"#
         let agent = Process()
         agent.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         agent.arguments = [
-            "120", "/bin/sh", "-c", #"printf '%s' "$2" | "$1" && printf '%s' "$3" | "$1" && exec sleep 120"#,
-            "sh", ServeProcess.executable.deletingLastPathComponent().appendingPathComponent("lfg-hook").path, start, prompt,
+            "120", "/bin/sh", "-c", #"printf '%s' "$2" | "$1" ${4:+"$4"} && printf '%s' "$3" | "$1" ${4:+"$4"} && exec sleep 120"#,
+            "sh", hookPath == "lfg hook" ? ServeProcess.executable.path
+                : ServeProcess.executable.deletingLastPathComponent().appendingPathComponent("lfg-hook").path,
+            start, prompt, hookPath == "lfg hook" ? "hook" : "",
         ]
         agent.environment = environment
         agent.standardInput = FileHandle.nullDevice
@@ -88,9 +95,18 @@ import Testing
         }
     }
 
+    /// The session's `since` as the server keeps it (its baseline) and as the card shows it (the row pushed).
+    static func sinceOnServerAndCard(_ serve: ServeProcess, token: String) async throws -> (server: Double?, card: Double?) {
+        let (_, json) = try await serve.call("GET", "/api/push/live-activity/state", token: token)
+        let card = (json["devices"] as? [[String: Any]])?.first?["card"] as? [String: Any]
+        let baseline = (card?["since"] as? [String: Any])?[sid] as? [String: Any]
+        let rows = (card?["contentState"] as? [String: Any])?["rows"] as? [[String: Any]]
+        return (baseline?["since"] as? Double, rows?.first { $0["sid"] as? String == sid }?["since"] as? Double)
+    }
+
     @Test("kill -9 of the agent: its session leaves the card within the stated bound; an outage or a sleep is no death",
-          .timeLimit(.minutes(2)))
-    func killTest() async throws {
+          .timeLimit(.minutes(2)), arguments: hookPaths)
+    func killTest(hookPath: String) async throws {
         let home = try makeTemporaryDirectory()
         let pushes = try MockPushes()
         defer { pushes.server.stop() }
@@ -109,7 +125,7 @@ import Testing
         _ = try await serve.call(
             "POST", "/api/push/live-activity/start-token", #"{"token":"\#(String(repeating: "a", count: 64))","env":"sandbox"}"#, token: token)
 
-        let agent = try Self.startFakeAgent(environment: environment)
+        let agent = try Self.startFakeAgent(environment: environment, hookPath: hookPath)
         let agentPID = agent.processIdentifier
         defer { kill(-agentPID, SIGKILL) }  // the whole group: `timeout` and the `sleep` it left behind
         try await Self.waitForState("the fake agent's session to work", serve, token: token, within: 30) { $0 == "working" }
@@ -120,6 +136,16 @@ import Testing
         let record = home + "/hook-agents/\(Self.sid).json"
         let recorded = try String(contentsOfFile: record, encoding: .utf8)
         #expect(recorded.contains("\"pid\":\(agentPID)"), "the hook recorded the fake agent (timeout) as the session's process")
+
+        // The card's row comes with the watcher's next tick after the session starts working.
+        let since = try await bounded("the card to show the session's row", within: .seconds(15)) {
+            while true {
+                let since = try await Self.sinceOnServerAndCard(serve, token: token)
+                if since.card != nil { return since }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        #expect(since.server != nil && since.server == since.card, "the card shows the server's baseline: \(since)")
 
         // A server outage is not a death: the server frozen until the host finds it unreachable, then thawed.
         kill(serve.process.processIdentifier, SIGSTOP)
@@ -133,6 +159,8 @@ import Testing
         try await Self.waitForState("the frozen host's session to read unknown", serve, token: token, within: 15) { $0 == "unknown" }
         kill(host.process.processIdentifier, SIGCONT)
         try await Self.waitForState("the woken host's session to work again", serve, token: token, within: 15) { $0 == "working" }
+        let sinceAfter = try await Self.sinceOnServerAndCard(serve, token: token)
+        #expect(sinceAfter.server == since.server && sinceAfter.card == since.card, "since kept through the outage and the sleep: \(since) then \(sinceAfter)")
         #expect(FileManager.default.fileExists(atPath: record), "still watched")
 
         // The agent dies.
@@ -141,7 +169,7 @@ import Testing
         try await Self.waitForState("the killed agent's session to leave", serve, token: token, within: 30) { $0 == nil }
         let elapsed = ContinuousClock.now - killedAt
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print("kill test: session \(Self.sid) left the card \(String(format: "%.2f", seconds)) s after kill -9 of its agent (stated bound \(Self.statedBound) s)")
+        print("kill test (\(hookPath)): session \(Self.sid) left the card \(String(format: "%.2f", seconds)) s after kill -9 of its agent (stated bound \(Self.statedBound) s)")
         #expect(seconds < Self.statedBound)
         // It was the last session: the card ends (after any update the adoption or the host's return sent).
         var events: [String] = []
@@ -149,5 +177,22 @@ import Testing
         #expect(events.last == "end", "pushes after the start: \(events)")
         #expect(!events.dropLast().contains("end"))
         #expect(host.printed.contains("is gone; ending the session"), "\(host.printed)")
+    }
+
+    @Test("SIGTERM (systemctl stop, launchctl unload) stops lfg host at once, saying so", .timeLimit(.minutes(1)))
+    func stopsOnSIGTERM() async throws {
+        let home = try makeTemporaryDirectory()
+        var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home]
+        environment["LFG_HOME"] = home
+        environment["LFG_URL"] = "http://127.0.0.1:\(freePort())"  // nobody listens: it retries, and still stops
+        let host = try HostProcess(environment: environment)
+        defer { host.stop() }
+        try await host.waitFor("heartbeats to", within: 30)
+        kill(host.process.processIdentifier, SIGTERM)
+        try await host.waitFor("stopped", within: 10)
+        try await bounded("lfg host to exit after SIGTERM", within: .seconds(10)) {
+            while host.process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(host.process.terminationStatus == 0)
     }
 }

@@ -75,4 +75,36 @@ struct HostSleepTests {
         #expect(try firstRow(await card(harness))["since"] as? Double == started)
         #expect(!harness.gateway.delivered.contains { $0.action == .end })
     }
+
+    @Test("While one host sleeps another's change rewrites the card without it; when it wakes its row returns with its since")
+    func sinceSurvivesACardRewrittenMeanwhile() async throws {
+        let (harness, started) = try await cardWithWorkingSession()
+        // The card runs and the phone handed over its update token, so changes are pushed.
+        await harness.call("POST", "/api/push/live-activity/update-token", #"{"token":"\#(hexB)","env":"sandbox"}"#)
+        #expect(await harness.call("PUT", "/api/hosts/mini", #"{"ttlSeconds":3600}"#).status == 200)
+        harness.time.advance(5)
+        await harness.call("PUT", "/api/sessions/s2", #"{"title":"Lint","busy":true,"host":"mini"}"#)
+        await harness.service.tick()
+        let pushesBefore = harness.gateway.delivered.count
+
+        // mbp sleeps; meanwhile s2 on mini waits for its person: the card is rewritten without s1.
+        harness.time.advance(Self.ttl + 1)
+        await harness.call("PUT", "/api/sessions/s2", #"{"title":"Lint","busy":true,"host":"mini","prompt":{"kind":"question","text":"Which linter?"}}"#)
+        await harness.service.tick()
+        let asleep = try #require(harness.gateway.delivered.last)
+        #expect(harness.gateway.delivered.count > pushesBefore && asleep.action == .update)
+        #expect(asleep.contentState.rows.map(\.sid) == ["s2"], "a session whose host is down is no row")
+        #expect(await harness.service.sessions().first { $0.sid == "s1" }?.displayState == .unknown)
+
+        // mbp wakes: s1's row comes back with the since it had before the sleep, on the server and in the push.
+        harness.time.advance(30)
+        await beat(harness)
+        await harness.service.tick()
+        let awake = try #require(harness.gateway.delivered.last)
+        #expect(awake.action == .update)
+        #expect(awake.contentState.rows.first { $0.sid == "s1" }?.since == started)
+        let rows = try #require((try await card(harness)["contentState"] as? [String: Any])?["rows"] as? [[String: Any]])
+        #expect(rows.first { $0["sid"] as? String == "s1" }?["since"] as? Double == started)
+        #expect(!harness.gateway.delivered.contains { $0.action == .end })
+    }
 }

@@ -16,7 +16,7 @@ func makeTemporaryDirectory() throws -> String {
 enum StoreKind: String, CaseIterable, Sendable {
     case memory, sqlite, postgres
 
-    func make() throws -> any Store {
+    func make() throws -> any AccountStore {
         switch self {
         case .memory: return InMemoryStore()
         case .sqlite: return try SQLiteStore(path: try makeTemporaryDirectory() + "/lfg.sqlite", now: 1)
@@ -141,10 +141,10 @@ enum StoreKind: String, CaseIterable, Sendable {
     func migrationsAndReopen() async throws {
         let path = try makeTemporaryDirectory() + "/lfg.sqlite"
         let first = try SQLiteStore(path: path, now: 1)
-        #expect(try await first.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels", "004_retired_channel_hold", "005_device_credentials"])
+        #expect(try await first.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels", "004_retired_channel_hold", "005_device_credentials", "006_accounts"])
         try await first.commit([.putDevice("phone", StoreSuiteTests.record)])
         let second = try SQLiteStore(path: path, now: 2)
-        #expect(try await second.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels", "004_retired_channel_hold", "005_device_credentials"])
+        #expect(try await second.appliedMigrations() == ["001_initial", "002_questions", "003_broadcast_channels", "004_retired_channel_hold", "005_device_credentials", "006_accounts"])
         #expect(try await second.load().devices["phone"] == StoreSuiteTests.record)
     }
 

@@ -4,6 +4,7 @@ import HTTPServer
 import HTTPTypes
 import HookIntake
 import HostAgent
+import HostAgentCurl
 import HostAgentPOSIX
 import Synchronization
 import Testing
@@ -71,8 +72,28 @@ struct HostEdgesTests {
         #expect(error.description.contains("/nonexistent/lfg"))
     }
 
-    @Test("The heartbeat PUTs /api/hosts/{host} with its TTL and token; 401 is refused; no server is unreachable")
-    func heartbeat() async throws {
+    /// Both heartbeats (the plain socket's and libcurl's) against the same server.
+    static let senders: [String] = ["socket", "curl"]
+
+    /// Heartbeats with TTLs `ttls` through one new sender, on a thread of their own: a sender blocks (as in
+    /// lfg-host's one loop), and blocking the test's cooperative threads would starve the server it calls.
+    static func beats(
+        _ kind: String, port: Int, host: HostID, token: String?, ttls: [Double], timeoutSeconds: Double = 5
+    ) async throws -> [HeartbeatOutcome] {
+        let address = try ServerAddress(parsing: "http://127.0.0.1:\(port)")
+        return await withCheckedContinuation { continuation in
+            Thread {
+                let sender: (any HeartbeatSender)? =
+                    kind == "socket"
+                    ? SocketHeartbeat(address: address, host: host, token: token, timeoutSeconds: timeoutSeconds)
+                    : CurlHeartbeat(address: address, host: host, token: token, timeoutSeconds: timeoutSeconds)
+                continuation.resume(returning: ttls.map { sender?.send(ttlSeconds: $0) ?? .unreachable("libcurl did not start") })
+            }.start()
+        }
+    }
+
+    @Test("The heartbeat PUTs /api/hosts/{host} with its TTL and token; 401 is refused; no server is unreachable", arguments: senders)
+    func heartbeat(kind: String) async throws {
         let seen = Mutex<[HTTPRequest]>([])
         let server = HTTPServer(
             configuration: .init(port: 0),
@@ -80,24 +101,62 @@ struct HostEdgesTests {
                 seen.withLock { $0.append(request) }
                 return request.header("Authorization") == "Bearer t0ken" ? .json(["ok": true]) : HTTPResponse(status: 401)
             })
-        let port = try server.start()
+        let port = Int(try server.start())
         let running = Task { try await server.run() }
         defer { running.cancel() }
-        let beat = try #require(CurlHeartbeat(baseURL: "http://127.0.0.1:\(port)", host: "ann's mbp", token: "t0ken"))
-        #expect(beat.send(ttlSeconds: 60) == .accepted)
-        let request = try #require(seen.withLock { $0.first })
+        #expect(try await Self.beats(kind, port: port, host: "ann's mbp", token: "t0ken", ttls: [60, 59.2]) == [.accepted, .accepted])
+        let requests = seen.withLock { $0 }
+        let request = try #require(requests.first)
         #expect(request.method == "PUT")
         #expect(request.path == "/api/hosts/ann's mbp")
-        #expect(String(decoding: request.body, as: UTF8.self) == #"{"ttlSeconds":60}"#)
         #expect(request.header("Content-Type") == "application/json")
-        let wrong = try #require(CurlHeartbeat(baseURL: "http://127.0.0.1:\(port)", host: "h", token: "nope"))
-        #expect(wrong.send(ttlSeconds: 60) == .refused(status: 401))
+        #expect(requests.map { String(decoding: $0.body, as: UTF8.self) } == [#"{"ttlSeconds":60}"#, #"{"ttlSeconds":60}"#])
+        #expect(try await Self.beats(kind, port: port, host: "h", token: "nope", ttls: [60]) == [.refused(status: 401)])
+        #expect(try await Self.beats(kind, port: port, host: "h", token: nil, ttls: [60]) == [.refused(status: 401)])
         running.cancel()
         _ = try? await running.value
-        let none = try #require(CurlHeartbeat(baseURL: "http://127.0.0.1:1", host: "h", token: nil, timeoutSeconds: 2))
-        guard case .unreachable = none.send(ttlSeconds: 60) else {
-            Issue.record("a closed port answered")
+        let none = try await Self.beats(kind, port: 1, host: "h", token: nil, ttls: [60], timeoutSeconds: 2)
+        guard case .unreachable = none.first else {
+            Issue.record("a closed port answered: \(none)")
             return
         }
     }
+
+    @Test("The plain-socket heartbeat gives up at its deadline on a server that accepts but never answers")
+    func socketHeartbeatDeadline() throws {
+        let silent = try QuietListener()
+        defer { silent.close() }
+        let address = try ServerAddress(parsing: "http://127.0.0.1:\(silent.port)")
+        let beat = SocketHeartbeat(address: address, host: "h", token: nil, timeoutSeconds: 0.3)
+        guard case .unreachable(let why) = beat.send(ttlSeconds: 60) else {
+            Issue.record("a silent server counted as an answer")
+            return
+        }
+        #expect(why.contains("did not answer within"))
+    }
+}
+
+/// A loopback listener that never accepts: connections complete in the kernel's backlog and then hear nothing.
+struct QuietListener {
+    let descriptor: Int32
+    let port: UInt16
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = INADDR_LOOPBACK.bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0 && listen(descriptor, 4) == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.descriptor = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
 }

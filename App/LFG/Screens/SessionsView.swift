@@ -74,8 +74,9 @@ enum StateColor {
     static func of(_ state: DisplayState) -> Color {
         switch state {
         case .needsInput: Accent.amber.color
-        case .working, .noNews: Accent.green.color
-        case .blocked, .idle: Color.gray
+        case .working: Accent.green.color
+        // No news is not confidently working (guard `no-news`): grey, as the card draws its row.
+        case .noNews, .blocked, .idle: Color.gray
         case .unknown: Color.orange
         }
     }

@@ -34,30 +34,24 @@ public struct DeviceCredentialRecord: Hashable, Sendable, Codable {
     public var isRevoked: Bool { revokedAt != nil }
 }
 
-/// The one rule for a device credential's text: `lfgd.<id>.<secret>` (id 16 hex, secret 64 hex).
-/// The id finds the record; the secret is compared by its hash.
+/// A device credential's text: `lfgd.<id>.<secret>`, by the one rule of ``CredentialText`` (shared with
+/// accounts' tokens). The id finds the record; the secret is compared by its hash.
 public enum DeviceCredentialText {
-    static let prefix = "lfgd."
-
     /// A new credential: its text (given to the device once) and its record (kept).
     public static func make(name: String, deviceId: DeviceID?, now: UnixTime) -> (text: String, record: DeviceCredentialRecord) {
-        let id = DeviceCredentialID(String(Authenticator.makeSecret().prefix(16)))
-        let secret = Authenticator.makeSecret()
+        let made = CredentialText.device.make()
         let record = DeviceCredentialRecord(
-            id: id, secretHash: SHA256.hex(secret), name: name, deviceId: deviceId, createdAt: now)
-        return (prefix + id.rawValue + "." + secret, record)
+            id: DeviceCredentialID(made.id), secretHash: made.secretHash, name: name, deviceId: deviceId, createdAt: now)
+        return (made.text, record)
     }
 
     /// The id and secret in `text`, or nil when it is not shaped as a device credential.
     public static func parse(_ text: String) -> (id: DeviceCredentialID, secret: String)? {
-        guard text.hasPrefix(prefix) else { return nil }
-        let parts = text.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 16, parts[1].count == 64 else { return nil }
-        return (DeviceCredentialID(String(parts[0])), String(parts[1]))
+        CredentialText.device.parse(text).map { (DeviceCredentialID($0.id), $0.secret) }
     }
 
     /// Whether `secret` is the one `record` was made with.
     static func matches(_ secret: String, _ record: DeviceCredentialRecord) -> Bool {
-        Authenticator.isEqual(SHA256.hex(secret), record.secretHash)
+        CredentialText.matches(secret, secretHash: record.secretHash)
     }
 }

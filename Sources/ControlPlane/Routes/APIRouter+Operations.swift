@@ -10,7 +10,7 @@ extension APIRouter {
             var ready: Bool
             var reason: String?
         }
-        if let problem = await service.storeProblem() {
+        if let problem = await accounts.owner.service.storeProblem() {
             return .json(Body(ready: false, reason: problem), status: 503)
         }
         return .json(Body(ready: true))
@@ -20,7 +20,7 @@ extension APIRouter {
     func metrics() async -> HTTPResponse {
         HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-            body: .bytes(Data(await service.metricsText().utf8)))
+            body: .bytes(Data(await accounts.owner.service.metricsText().utf8)))
     }
 }
 

@@ -22,7 +22,8 @@ extension APIRouter {
         case "POST":
             if let refusal = WriteRule.refusal(request, .none) { return refusal }
             return await Self.with(PairRequest.self, request) { body throws(ServiceError) in
-                guard let answer = try await service.pair(body) else {
+                // The code says whose: the device joins the account that made the code.
+                guard let tenant = accounts.tenant(holdingCode: body.code), let answer = try await tenant.service.pair(body) else {
                     return .error(
                         401, "this pairing code is wrong, expired or was already used; run lfg pair for a new one",
                         field: "code")
@@ -30,11 +31,13 @@ extension APIRouter {
                 return .json(answer)
             }
         case "DELETE":
-            guard case .device(let record) = authenticator.authorize(request, pairing: service.pairing) else {
+            guard case .device(let record, let account) = authenticator.authorize(request, accounts: accounts),
+                let tenant = accounts.tenant(account)
+            else {
                 return .error(401, "send the device's own credential (Authorization: Bearer lfgd....) to sign it out")
             }
             return await Self.answer { () async throws(ServiceError) in
-                .json(PairedDeviceListing(try await service.revokeCredential(record.id)))
+                .json(PairedDeviceListing(try await tenant.service.revokeCredential(record.id)))
             }
         default:
             return Self.methodNotAllowed(["POST", "DELETE"])

@@ -10,11 +10,11 @@ public struct APIRouter: HTTPHandler {
     /// The largest body accepted: 64 KiB.
     public static let maxBodyBytes = 64 * 1024
 
-    let service: ControlPlaneService
+    /// The owner's service and every account's (contract 8.4); a request reaches only its own account's.
+    let accounts: AccountDirectory
     let authenticator: Authenticator
     let dashboard: (any HTTPHandler)?
     let signInPage: (any HTTPHandler)?
-    let routes: [Route]
 
     /// - Parameters:
     ///   - dashboard: answers authorized requests outside `/api/` that no route matched (the web UI).
@@ -23,12 +23,23 @@ public struct APIRouter: HTTPHandler {
         service: ControlPlaneService, authenticator: Authenticator, dashboard: (any HTTPHandler)? = nil,
         signInPage: (any HTTPHandler)? = nil
     ) {
-        self.service = service
+        self.init(accounts: AccountDirectory(owner: service), authenticator: authenticator, dashboard: dashboard, signInPage: signInPage)
+    }
+
+    /// A router over the owner's service and every account's (`accounts.owner` is the owner's).
+    public init(
+        accounts: AccountDirectory, authenticator: Authenticator, dashboard: (any HTTPHandler)? = nil,
+        signInPage: (any HTTPHandler)? = nil
+    ) {
+        self.accounts = accounts
         self.authenticator = authenticator
         self.dashboard = dashboard
         self.signInPage = signInPage
-        self.routes = Self.makeRoutes(service)
     }
+
+    /// `METHOD /path/pattern` of every route an account's token reaches (each account has its own copy,
+    /// over its own service): what the cross-account tests walk, so a new route cannot go unchecked.
+    public var accountRouteTemplates: [String] { accounts.owner.routes.map(\.template) }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
         guard request.body.count <= Self.maxBodyBytes else {
@@ -49,24 +60,30 @@ public struct APIRouter: HTTPHandler {
         if path == ["login"], request.method == "POST" { return authenticator.signIn(request) }
         if path == ["logout"], request.method == "POST" { return authenticator.logout(request) }
         if path == ["api", "pair"] { return await pairRoute(request) }
-        let authorization = authenticator.authorize(request, pairing: service.pairing)
-        guard authorization != .none else {
+        let authorization = authenticator.authorize(request, accounts: accounts)
+        guard authorization != .none, let tenant = accounts.tenant(for: authorization) else {
             if let signInPage, path.first != "api", request.method == "GET" || request.method == "HEAD" {
                 return await signInPage.respond(to: request)
             }
-            if let bearer = Authenticator.bearer(request), DeviceCredentialText.parse(bearer) != nil {
+            if let bearer = Authenticator.bearer(request), CredentialText.device.parse(bearer) != nil {
                 return .error(401, "this device's credential was revoked or is unknown; pair the device again (lfg pair)")
+            }
+            if let bearer = Authenticator.bearer(request), CredentialText.account.parse(bearer) != nil {
+                return .error(401, "this account's token was revoked or is unknown; ask the server's operator (lfg accounts list)")
             }
             return HTTPResponse.error(401, "missing or wrong token; send Authorization: Bearer <token from $LFG_HOME/auth-token>")
         }
         if let refusal = WriteRule.refusal(request, authorization) { return refusal }
         if path == ["api", "login-links"] { return loginLink(request, authorization) }
+        if path.starts(with: ["api", "accounts"]) { return await accountRoute(request, Array(path.dropFirst(2)), authorization) }
         if path == ["metrics"] {
             guard request.method == "GET" else { return Self.methodNotAllowed(["GET"]) }
+            // The install's figures, every account's pushes included: the operator's.
+            guard authorization.isOwner else { return .error(403, "metrics are the install owner's (token or dashboard)") }
             return await metrics()
         }
         var allowed: [String] = []
-        for route in routes {
+        for route in tenant.routes {
             guard let parameters = route.match(path) else { continue }
             guard route.method == request.method else {
                 allowed.append(route.method)
@@ -75,16 +92,20 @@ public struct APIRouter: HTTPHandler {
             for (name, value) in zip(route.parameterNames, parameters) {
                 if let problem = IdentifierRule.problem(value) { return .error(400, problem, field: name) }
             }
-            if case .device(let record) = authorization {
+            if case .device(let record, _) = authorization {
                 if let refusal = DeviceAccess.refusal(route, parameters, request, record) { return refusal }
                 // Tagged, so revoking the credential ends the device's open stream at once.
-                if route.template == "GET /api/events" { return Self.eventStream(service.events.subscribe(tag: record.id.rawValue)) }
+                if route.template == "GET /api/events" {
+                    return Self.eventStream(tenant.service.events.subscribe(tag: record.id.rawValue))
+                }
             }
             return await route.handler(request, parameters)
         }
         if !allowed.isEmpty { return Self.methodNotAllowed(allowed) }
         if let dashboard, path.first != "api" {
-            guard authorization.isOwner else { return .error(403, "the dashboard is the owner's; a paired device cannot open it") }
+            guard authorization.isOwner else {
+                return .error(403, "the dashboard is the install owner's; a paired device or an account's token cannot open it")
+            }
             return await dashboard.respond(to: request)
         }
         return .error(404, "no such route: \(request.method) \(request.path)")

@@ -30,15 +30,19 @@ public final class Authenticator: Sendable {
         case bearer
         /// A browser session, with its anti-forgery value (the owner, in the dashboard).
         case session(csrf: String)
-        /// A paired device's own credential: only the routes ``DeviceAccess`` lists.
-        case device(DeviceCredentialRecord)
+        /// An account's token (contract 8.4): every route, over that account's rows only; no dashboard,
+        /// no accounts.
+        case account(AccountRecord)
+        /// A paired device's own credential, in the account that paired it: only the routes ``DeviceAccess`` lists.
+        case device(DeviceCredentialRecord, account: AccountID)
         case none
 
-        /// Whether the owner is calling (token or dashboard), as opposed to a paired device or no one.
+        /// Whether the install owner is calling (token or dashboard), as opposed to an account, a paired
+        /// device or no one.
         public var isOwner: Bool {
             switch self {
             case .bearer, .session: true
-            case .device, .none: false
+            case .account, .device, .none: false
             }
         }
     }
@@ -62,12 +66,13 @@ public final class Authenticator: Sendable {
         if let loginCode { state.withLock { $0.loginCodes[loginCode] = now() + Self.loginCodeLifetime } }
     }
 
-    /// How `request` is authorized: `Authorization: Bearer <token>` (the owner's, or a live credential of a
-    /// device paired through `pairing`), a live session cookie, or not at all.
-    public func authorize(_ request: HTTPRequest, pairing: Pairing? = nil) -> Authorization {
+    /// How `request` is authorized: `Authorization: Bearer <token>` (the owner's, a live account's, or a
+    /// live credential of a device paired in one of `accounts`), a live session cookie, or not at all.
+    public func authorize(_ request: HTTPRequest, accounts: AccountDirectory? = nil) -> Authorization {
         if let bearer = Self.bearer(request) {
             if Self.isEqual(bearer, token) { return .bearer }
-            return pairing?.verify(bearer).map { .device($0) } ?? .none
+            if let record = accounts?.account(bearer: bearer) { return .account(record) }
+            return accounts?.device(bearer: bearer).map { .device($0.0, account: $0.1) } ?? .none
         }
         guard let id = Self.cookie(Self.cookieName, in: request) else { return .none }
         let current = now()

@@ -1,49 +1,71 @@
 import FleetCore
 import Synchronization
 
-/// A store that keeps everything in memory: for tests, the simulator and benchmarks.
+/// A store that keeps everything in memory: for tests, the simulator and benchmarks. Every account's
+/// rows apart, as in the SQL stores (``AccountStore``); used as a plain ``Store`` it is the owner's.
 ///
 /// `failNextCommit` makes the next commit throw without applying anything, so tests can show that a
 /// failed write changes nothing.
-public final class InMemoryStore: Store {
+public final class InMemoryStore: AccountStore {
     private struct State {
-        var contents = StoreContents()
-        var history: [CardHistoryRecord] = []
+        var contents: [AccountID: StoreContents] = [:]
+        var history: [AccountID: [CardHistoryRecord]] = [:]
+        var accounts: [AccountID: AccountRecord] = [:]
         var failNextCommit = false
         var commits = 0
     }
 
     private let state = Mutex(State())
 
+    /// - Parameter contents: the owner's rows to start with.
     public init(_ contents: StoreContents = StoreContents()) {
-        state.withLock { $0.contents = contents }
+        state.withLock { $0.contents[.owner] = contents }
     }
 
-    public func load() async throws(StoreError) -> StoreContents { state.withLock { $0.contents } }
+    public func load(account: AccountID) async throws(StoreError) -> StoreContents {
+        state.withLock { $0.contents[account] ?? StoreContents() }
+    }
 
-    public func commit(_ writes: [StoreWrite]) async throws(StoreError) {
+    public func commit(_ writes: [StoreWrite], account: AccountID) async throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
             if state.failNextCommit {
                 state.failNextCommit = false
                 throw StoreError(operation: "commit", message: "injected failure")
             }
-            for write in writes { Self.apply(write, to: &state.contents, history: &state.history) }
+            var contents = state.contents[account] ?? StoreContents()
+            var history = state.history[account] ?? []
+            for write in writes { Self.apply(write, to: &contents, history: &history) }
+            state.contents[account] = contents
+            state.history[account] = history
             state.commits += 1
         }
     }
 
-    public func history(deviceId: DeviceID?, limit: Int) async throws(StoreError) -> [CardHistoryRecord] {
+    public func history(account: AccountID, deviceId: DeviceID?, limit: Int) async throws(StoreError) -> [CardHistoryRecord] {
         state.withLock { state in
-            Array(state.history.reversed().filter { deviceId == nil || $0.deviceId == deviceId }.prefix(limit))
+            Array((state.history[account] ?? []).reversed().filter { deviceId == nil || $0.deviceId == deviceId }.prefix(limit))
         }
     }
 
-    /// Makes the next ``commit(_:)`` throw and apply nothing.
+    public func accounts() async throws(StoreError) -> [AccountRecord] {
+        state.withLock { Array($0.accounts.values) }.sorted { $0.id < $1.id }
+    }
+
+    public func putAccount(_ record: AccountRecord) async throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            if state.failNextCommit {
+                state.failNextCommit = false
+                throw StoreError(operation: "put account", message: "injected failure")
+            }
+            state.accounts[record.id] = record
+        }
+    }
+
+    /// Makes the next ``commit(_:)`` (or account write) throw and apply nothing.
     public func failNextCommit() { state.withLock { $0.failNextCommit = true } }
 
     /// How many commits succeeded.
     public var commitCount: Int { state.withLock { $0.commits } }
-
     private static func apply(_ write: StoreWrite, to contents: inout StoreContents, history: inout [CardHistoryRecord]) {
         switch write {
         case .putSession(let sid, let report): contents.sessions[sid] = report

@@ -46,10 +46,13 @@ public struct FleetCountsSnapshot: Hashable, Sendable, Codable {
         return !previous.content.isSame(as: content) || previous.isTrustworthy != isTrustworthy
     }
 
-    /// The counts line: "3 active · 2 working · 1 needs you", or "Unknown" when it cannot be trusted.
+    /// The counts line: "3 active · 2 working · 1 needs you"; "Unknown" when it cannot be trusted and
+    /// counts nothing; "At least 1 active · …" when it cannot be trusted (a host is down: its sessions are
+    /// in no count) but counts some, so a partial count never reads as the whole fleet.
     public var summary: String {
         let layout = SurfaceLayout(content, on: .lockScreen)
         guard isTrustworthy || layout.activeTotal > 0 else { return "Unknown" }
-        return "\(layout.activeTotal) active · \(layout.working) working · \(layout.needsInput) needs you"
+        let active = isTrustworthy ? "\(layout.activeTotal) active" : "At least \(layout.activeTotal) active"
+        return "\(active) · \(layout.working) working · \(layout.needsInput) needs you"
     }
 }

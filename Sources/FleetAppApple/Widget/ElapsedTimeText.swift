@@ -17,4 +17,18 @@ public struct ElapsedTimeText: View {
         }
     }
 }
+
+/// A no-news row's line ("No news for 12m", ``Row/noNewsLine(now:)``), counted up locally every 60 s from
+/// the last report like ``ElapsedTimeText``: the card is not pushed again just to say time passed.
+public struct NoNewsText: View {
+    let row: Row
+
+    public init(_ row: Row) { self.row = row }
+
+    public var body: some View {
+        TimelineView(.periodic(from: .now, by: 60)) { context in
+            Text(row.noNewsLine(now: context.date.timeIntervalSince1970) ?? "").monospacedDigit()
+        }
+    }
+}
 #endif

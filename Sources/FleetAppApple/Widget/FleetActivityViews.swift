@@ -45,7 +45,10 @@ public struct FleetHeaderView: View {
     }
 }
 
-/// One session row: state mark, title, elapsed time.
+/// One session row: state mark, title, elapsed time. A no-news row (guard `no-news`: busy, but silent past
+/// the silence rule) is never drawn as confidently working: its mark is grey and, in place of the elapsed
+/// time, its line says how long nothing was heard ("No news for 12m", `Row.noNewsLine`), on one line so the
+/// card keeps its height budget.
 public struct FleetRowView: View {
     let row: Row
     let freshness: CardFreshness
@@ -53,12 +56,22 @@ public struct FleetRowView: View {
         self.row = row
         self.freshness = freshness
     }
+    var markColor: Color {
+        if row.isNoNews { return Color.gray }
+        return row.state == .needsInput ? Accent.amber.color : Accent.green.color
+    }
     public var body: some View {
         HStack(spacing: 6) {
-            Circle().fill(row.state == .needsInput ? Accent.amber.color : Accent.green.color).frame(width: 6, height: 6)
+            Circle().fill(markColor).frame(width: 6, height: 6)
             Text(row.title.isEmpty ? row.sid.rawValue : row.title).lineLimit(1).truncationMode(.tail)
             Spacer(minLength: 4)
-            if freshness.showsLiveElapsed { ElapsedTimeText(since: row.since).foregroundStyle(.secondary) }
+            if freshness.showsLiveElapsed {
+                if row.isNoNews {
+                    NoNewsText(row).foregroundStyle(.secondary)
+                } else {
+                    ElapsedTimeText(since: row.since).foregroundStyle(.secondary)
+                }
+            }
         }
         .font(.footnote)
     }

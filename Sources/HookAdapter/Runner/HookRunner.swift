@@ -26,6 +26,9 @@ public struct HookRunner: Sendable {
     public var agent: any AgentAdapter
     /// The agent process running this hook (``AgentProcess/agent(ofParent:)``), recorded with the event.
     public var agentProcess: @Sendable () -> AgentProcess? = { nil }
+    /// Rings `lfg host` for a session key (``HostDoorbell/ring(sessionKey:)``), so it reads a changed agent
+    /// process record at once; true when one listens.
+    public var ringHost: @Sendable (String) -> Bool = { _ in false }
 
     public init(
         files: HookFiles, host: HostID = .local, delivery: any ReportDelivery,
@@ -51,6 +54,9 @@ public struct HookRunner: Sendable {
         public var helped = SpoolDrainer.Result()
         /// Why the event was not recorded, when it was not (bad input, unwritable `$LFG_HOME`).
         public var problem: String?
+        /// Why the session's agent process record could not be kept (the event itself was recorded;
+        /// `lfg host` just cannot watch that session's process).
+        public var agentRecordProblem: String?
 
         init(recorded: String? = nil, problem: String? = nil) {
             self.recorded = recorded
@@ -76,7 +82,10 @@ public struct HookRunner: Sendable {
         do {
             var event = try agent.event(from: input)
             preparing(&event)
-            summary.recorded = try record(event, now: now)
+            let process = agentProcess()
+            let key = try record(event, process: process, now: now)
+            summary.recorded = key
+            summary.agentRecordProblem = keepAgentRecord(after: event, key: key, process: process, now: now)
         } catch let error as HookInputError {
             summary.problem = error.message
         } catch {
@@ -113,11 +122,25 @@ public struct HookRunner: Sendable {
     }
 
     /// Records `event` in its session's inbox; returns the session key.
-    func record(_ event: HookEvent, now: UnixTime) throws -> String {
+    func record(_ event: HookEvent, process: AgentProcess?, now: UnixTime) throws -> String {
         let key = SessionKey.of(event.sessionID)
-        let line = RecordedEvent(event: event, host: host, recordedAt: now, agentPID: agentProcess()?.pid).encoded()
+        let line = RecordedEvent(event: event, host: host, recordedAt: now, agentPID: process?.pid).encoded()
         try files.inbox.record(Data(line.utf8), key: key, wallNanoseconds: InboxEntry.wallNanoseconds())
         if event.name == .sessionStart { files.pruneRecords(untouchedSince: now - Self.stateLifetime) }
         return key
+    }
+
+    /// Keeps the session's agent process record as `lfg-hook` does (``AgentProcessRecord/keep(after:key:host:agent:process:seenAt:home:)``),
+    /// so `lfg host` watches the agent whichever hook path ran, and rings the host when the record changed
+    /// (this path delivers by itself and would not ring otherwise). Returns what went wrong, or nil.
+    func keepAgentRecord(after event: HookEvent, key: String, process: AgentProcess?, now: UnixTime) -> String? {
+        do {
+            let changed = try AgentProcessRecord.keep(
+                after: event, key: key, host: host, agent: agent.name, process: process, seenAt: now, home: files.home.path)
+            if changed { _ = ringHost(key) }
+            return nil
+        } catch {
+            return "could not keep the agent process record for lfg host (\(error))"
+        }
     }
 }

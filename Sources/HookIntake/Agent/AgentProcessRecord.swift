@@ -88,25 +88,42 @@ public struct AgentProcessRecord: Hashable, Sendable {
         return records
     }
 
+    /// Keeps session `key`'s record as one hook event leaves it, the one rule both hook paths follow
+    /// (`lfg-hook` and `lfg hook`): removed at `SessionEnd`, written when the agent process is known and
+    /// new. Returns whether the file changed (then `lfg host` should be rung to read it).
+    @discardableResult
+    public static func keep(
+        after event: HookEvent, key: String, host: HostID, agent: String, process: AgentProcess?, seenAt: UnixTime, home: String
+    ) throws(SystemCallError) -> Bool {
+        if event.name == .sessionEnd { return try remove(home: home, key: key) }
+        guard let process else { return false }
+        return try AgentProcessRecord(sid: event.sessionID, host: host, agent: agent, process: process, seenAt: seenAt)
+            .save(home: home, key: key)
+    }
+
     /// Writes the record for session key `key` unless the one stored already names the same process
-    /// (so a session's hooks write it once, not on every event).
-    public func save(home: String, key: String) throws(SystemCallError) {
+    /// (so a session's hooks write it once, not on every event). Returns whether it wrote.
+    @discardableResult
+    public func save(home: String, key: String) throws(SystemCallError) -> Bool {
         if let stored = Self.read(home: home, key: key), stored.process.pid == process.pid,
             stored.process.startTime == process.startTime, stored.sid == sid
         {
-            return
+            return false
         }
         let folder = "\(home)/\(Self.folderName)"
         try AtomicFile.makeFolder(folder)
         try AtomicFile.replace(
             Self.path(home: home, key: key), with: Array(json.compactPrinted().utf8), through: "\(folder)/.\(key).\(getpid()).tmp")
+        return true
     }
 
-    /// Removes the record of session key `key` (the session ended); a missing one is fine.
-    public static func remove(home: String, key: String) throws(SystemCallError) {
-        guard unlink(path(home: home, key: key)) == 0 || errno == ENOENT else {
-            throw SystemCallError("unlink \(path(home: home, key: key))")
-        }
+    /// Removes the record of session key `key` (the session ended); a missing one is fine. Returns whether
+    /// there was one.
+    @discardableResult
+    public static func remove(home: String, key: String) throws(SystemCallError) -> Bool {
+        if unlink(path(home: home, key: key)) == 0 { return true }
+        guard errno == ENOENT else { throw SystemCallError("unlink \(path(home: home, key: key))") }
+        return false
     }
 }
 

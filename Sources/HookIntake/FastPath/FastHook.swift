@@ -85,12 +85,7 @@ public struct FastHook: Sendable {
         }
         var problems: [String] = []
         do {
-            if event.name == .sessionEnd {
-                try AgentProcessRecord.remove(home: home, key: key)
-            } else if let process {
-                try AgentProcessRecord(sid: event.sessionID, host: host, agent: agent.name, process: process, seenAt: seconds)
-                    .save(home: home, key: key)
-            }
+            try AgentProcessRecord.keep(after: event, key: key, host: host, agent: agent.name, process: process, seenAt: seconds, home: home)
         } catch {
             problems.append("could not keep the agent process record for lfg host (\(error))")
         }

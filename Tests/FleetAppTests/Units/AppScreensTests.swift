@@ -116,6 +116,19 @@ import Testing
             content: ContentState(working: 0, rows: [], more: 0, updatedAt: 1), writtenAt: 1, isTrustworthy: false)
         #expect(empty.summary == "Unknown")
     }
+
+    @Test("A host down beside a working one: the snapshot is not trusted and its count says 'at least', never the whole fleet")
+    func hostDownCountIsALowerBound() throws {
+        let harness = PhoneHarness()
+        harness.listing = SessionsReply(sessions: [
+            .fixture("a", host: HostID("mini")), .fixture("b", host: HostID("mbp"), displayState: .unknown),
+        ])
+        harness.phone.launch(inForeground: true)
+        harness.run(for: 1)
+        let snapshot = FleetCountsSnapshot.make(engine: try #require(harness.phone.app), now: harness.now)
+        #expect(!snapshot.isTrustworthy)
+        #expect(snapshot.summary == "At least 1 active · 1 working · 0 needs you")
+    }
 }
 
 @Suite struct DiagnosticsReportTests {
