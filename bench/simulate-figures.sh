@@ -32,7 +32,7 @@ import json, math, os, subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 BIN, SEEDS, CURVE_SEEDS = os.environ["LFG_BIN"], int(os.environ["SEEDS"]), int(os.environ["CURVE_SEEDS"])
-SCENARIOS = ["idle-phone", "day", "multi-device", "eight-hours", "flapping"]
+SCENARIOS = ["idle-phone", "day", "multi-device", "eight-hours", "flapping", "swipe-away", "offline-start"]
 NEW_RULES = ["broadcast-channels", "stale-date", "renewal", "token-forgetting", "priority-budget"]
 CURVE = (30, 60, 120, 300, 900)
 POOL = ThreadPoolExecutor(max_workers=2)
@@ -82,7 +82,7 @@ print(f"\n### Where the wrong seconds go (mean seconds per run over seeds 1-{SEE
 print("| scenario | iOS | " + " | ".join(CAUSES) + " |")
 print("|---|---|" + "---|" * len(CAUSES))
 for ios in (18, 17):
-    for s in ("idle-phone", "day", "multi-device"):
+    for s in ("idle-phone", "day", "multi-device", "swipe-away", "offline-start"):
         r = runs[(s, ios)]
         cells = []
         for c in CAUSES:

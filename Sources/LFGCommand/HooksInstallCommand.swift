@@ -75,6 +75,13 @@ public struct HooksInstallCommand: Command {
             FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
         }
         for note in notes { context.writeError("note: \(note)\n") }
+        let home = HookConfiguration.resolve(environment: context.environment) { _ in nil }.home
+        if HookSettingsLocation.fastStart(besides: executable) != nil, !HostDoorbell(home: home).isListening() {
+            // Without a host each hook delivers its own session (a whole `lfg` process per event), which
+            // blows the 0.5 s budget once ten or more hooks run at once (README, "Bursts").
+            context.writeError(
+                "note: no `lfg host` is listening in \(home); run `lfg host install` so bursts of hooks stay within their time budget and a dead agent leaves the card.\n")
+        }
         if outcome.document["disableAllHooks"]?.boolValue == true {
             context.writeError("note: \(outcome.path) sets disableAllHooks, so Claude Code runs no hooks until it is false.\n")
         }

@@ -143,14 +143,13 @@ struct ServeParts: Sendable {
         // account's devices, so accounts are served only on the home's own SQLite store for now.
         let accountsUnavailable = coordinator == nil
             ? nil : "accounts are not served on a shared PostgreSQL database yet (LFG_DATABASE_URL); use the home's SQLite store"
-        let accounts = AccountDirectory(owner: service, store: store, unavailable: accountsUnavailable, makeService: {
-            account, accountStore in
+        let accounts = AccountDirectory(owner: service, store: store, unavailable: accountsUnavailable) { account, accountStore in
             let path = try HomeFiles.accountLog(home, account: account.rawValue)
             let log = try DecisionLogFile(path: path, reportProblem: { reportProblem("account \(account): \($0)") })
             return ControlPlaneService(
                 dependencies(accountStore, log), gate: gate(config, port: port, lock: .notTried),
                 recentLog: DecisionLogFile.tail(path: path, limit: 1000))
-        })
+        }
         do { try await accounts.start() } catch { throw CommandFailure("cannot open the accounts: \(error)") }
         if let accountsUnavailable, !accounts.listings.isEmpty {
             reportProblem("\(accounts.listings.count) accounts not served: \(accountsUnavailable)")

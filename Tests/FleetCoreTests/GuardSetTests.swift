@@ -9,7 +9,7 @@ struct GuardSetTests {
             "end-gate-trust", "start-veto", "supersede", "all-accept", "push-to-start-cap", "dedupe",
             "adopt-on-register", "sid-dedupe", "updated-at-excluded", "default-host-only", "push-port-gate",
             "max-rows", "ended-report-wins", "broadcast-channels", "stale-date", "renewal", "token-forgetting",
-            "priority-budget", "channel-rotation", "no-news", "server-since",
+            "priority-budget", "channel-rotation", "no-news", "server-since", "newest-start-token",
         ])
     }
 

@@ -34,11 +34,23 @@ struct HooksCommandTests {
             _ = FileManager.default.createFile(
                 atPath: bin + "/" + name, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
         }
-        let run = await CapturedRun.run(["hooks", "install", "--settings", folder.file("settings.json"), "--lfg", bin + "/lfg"])
+        let home = folder.file("home")
+        let run = await CapturedRun.run(
+            ["hooks", "install", "--settings", folder.file("settings.json"), "--lfg", bin + "/lfg"], environment: ["LFG_HOME": home])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("Added `\(bin)/lfg-hook` to Claude Code's hooks"))
         let written = try JSONParser.parse(try #require(folder.read("settings.json")))
         #expect(written["hooks"]?["PreToolUse"]?.arrayValue?.first?["hooks"]?.arrayValue?.first?["command"] == .string(bin + "/lfg-hook"))
+        // No host listens in that home: the install says how to get one (bursts need it).
+        #expect(run.errors.contains("no `lfg host` is listening in \(home); run `lfg host install`"))
+
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let host = try HostDoorbell.Listener(home: home)
+        let again = await CapturedRun.run(
+            ["hooks", "install", "--settings", folder.file("settings.json"), "--lfg", bin + "/lfg"], environment: ["LFG_HOME": home])
+        #expect(again.status == 0, "\(again.errors)")
+        #expect(!again.errors.contains("lfg host install"))
+        #expect(host.waitForRing(timeoutSeconds: 0) == false)
     }
 
     static func install(_ folder: TemporaryFolder, _ name: String = "settings.json") async -> (status: Int32, output: String, errors: String) {

@@ -67,6 +67,19 @@ struct HostDoorbellTests {
         #expect(listener.receiveKeys().keys == ["s"])
     }
 
+    @Test("isListening finds a live host without waking it, and counts a left-behind socket as nobody")
+    func listeningCheck() throws {
+        let home = try TemporaryHome()
+        let doorbell = HostDoorbell(home: home.path)
+        #expect(doorbell.isListening() == false)
+        do {
+            let listener = try HostDoorbell.Listener(home: home.path)
+            #expect(doorbell.isListening())
+            #expect(listener.waitForRing(timeoutSeconds: 0) == false)  // asking rang nothing
+        }
+        #expect(doorbell.isListening() == false)
+    }
+
     @Test("A second host on the same LFG_HOME is refused while the first listens")
     func secondListenerRefused() throws {
         let home = try TemporaryHome()

@@ -8,10 +8,10 @@ struct SimulateCommandTests {
         "end-gate-trust", "start-veto", "supersede", "all-accept", "push-to-start-cap", "dedupe",
         "adopt-on-register", "sid-dedupe", "updated-at-excluded", "default-host-only", "push-port-gate",
         "max-rows", "ended-report-wins", "broadcast-channels", "stale-date", "renewal", "token-forgetting",
-        "priority-budget", "channel-rotation", "no-news", "server-since",
+        "priority-budget", "channel-rotation", "no-news", "server-since", "newest-start-token",
     ]
     static let scenarioNames = [
-        "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day", "eight-hours", "flapping", "swipe-away",
+        "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day", "eight-hours", "flapping", "swipe-away", "offline-start",
     ]
 
     @Test("--list-guards prints the contract's guard names, exactly one name a line (contract 3.2)")

@@ -169,6 +169,16 @@ import Testing
         #expect((off.details.bound.incorrectByCause["since-drift"] ?? 0) > 30)
     }
 
+    /// offline-start: the server holds the push-to-start token of each launch; a start sent to the old one
+    /// too, answered last, is the push APNs keeps for the offline phone, and it starts nothing.
+    @Test("Without newest-start-token a start to a replaced token takes the real start's place in APNs' store")
+    func newestStartToken() throws {
+        let (on, off) = try proof(.newestStartToken)
+        #expect(on.details.bound.incorrectByCause["start-lost"] == nil)
+        #expect((off.details.bound.incorrectByCause["start-lost"] ?? 0) > 300)
+        #expect(off.metrics.correctFraction < on.metrics.correctFraction - 0.05)
+    }
+
     /// Runs the guard's proof scenario (``GuardProof``) with every guard on, then without `guard`.
     private func proof(_ guard: Guard) throws -> (on: ScenarioResult, off: ScenarioResult) {
         let proof = try #require(GuardProof.all.first { $0.guard == `guard` })

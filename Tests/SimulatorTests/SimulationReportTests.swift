@@ -55,7 +55,7 @@ import Testing
     func scenarioNames() {
         #expect(Scenario.all.map(\.name) == [
             "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day", "eight-hours", "flapping",
-            "swipe-away",
+            "swipe-away", "offline-start",
         ])
     }
 

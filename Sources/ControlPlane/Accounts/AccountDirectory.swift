@@ -43,7 +43,7 @@ public final class AccountDirectory: Sendable {
     private let makeService: ServiceFactory?
     /// Why accounts cannot be served here, if so: they are listed, never opened, and none can be made.
     private let unavailable: String?
-    private let now: @Sendable () -> UnixTime
+    private let wallClock: WallClock
     private let state = Mutex(State())
 
     /// - Parameters:
@@ -52,13 +52,13 @@ public final class AccountDirectory: Sendable {
     ///   - makeService: a new account's service over its own handle; nil: accounts cannot be made.
     public init(
         owner: ControlPlaneService, store: (any AccountStore)? = nil, unavailable: String? = nil,
-        now: @escaping @Sendable () -> UnixTime = { WallClock.system.now }, makeService: ServiceFactory? = nil
+        wallClock: WallClock = .system, makeService: ServiceFactory? = nil
     ) {
         self.owner = Tenant(.owner, owner)
         self.store = store
         self.unavailable = unavailable
         self.makeService = makeService
-        self.now = now
+        self.wallClock = wallClock
     }
 
     /// Loads the accounts and starts every live one's service (its rows loaded). Call once, before serving.
@@ -178,7 +178,7 @@ public final class AccountDirectory: Sendable {
                     message: "an account named '\(id)' exists (a revoked name stays taken: its rows are kept)"))
         }
         defer { state.withLock { _ = $0.pending.remove(id) } }
-        let (token, record) = AccountRecord.make(id, now: now())
+        let (token, record) = AccountRecord.make(id, now: wallClock.now)
         do { try await store.putAccount(record) } catch { throw .store(error) }
         keep(record)
         try await open(id)
@@ -194,7 +194,7 @@ public final class AccountDirectory: Sendable {
         }
         guard !record.isRevoked else { return AccountListing(record) }
         guard let store else { throw .notFound("no account '\(name)'") }
-        record.revokedAt = now()
+        record.revokedAt = wallClock.now
         do { try await store.putAccount(record) } catch { throw .store(error) }
         keep(record)
         let (tenant, run) = state.withLock { state in

@@ -64,6 +64,15 @@ extension Watcher {
         }
     }
 
+    /// Where a start goes among `tokens` (newest first): the newest of each env, only the device's own env
+    /// when it has a token there (guard `newest-start-token`); without the guard, every one.
+    private func startTargets(_ tokens: [LiveActivityToken], deviceEnv: PushEnvironment?) -> [LiveActivityToken] {
+        guard guards.isOn(.newestStartToken) else { return tokens }
+        let own = tokens.filter { $0.env == deviceEnv }
+        var seenEnvs = Set<PushEnvironment>()
+        return (own.isEmpty ? tokens : own).filter { seenEnvs.insert($0.env).inserted }
+    }
+
     /// Priority 10 and never delayed for what needs the person; routine changes priority 5, coalesced.
     /// With guard `priority-budget` off, everything goes at once at priority 10 (the old behaviour).
     private func priorityVerdict(
@@ -89,7 +98,7 @@ extension Watcher {
         let record = box.record
         if action == .start {
             let tokens = record.tokens.of(.pushToStart).filter { startChannel == nil || $0.env == startChannel?.env }
-            return (tokens.map(\.target), nil)
+            return (startTargets(tokens, deviceEnv: record.profile.env).map(\.target), nil)
         }
         if purpose == .repeatedEnd, let channel = box.endsToRepeat.first { return ([], channel) }
         if purpose == .retiringEnd, let retiring = record.retiringCard {

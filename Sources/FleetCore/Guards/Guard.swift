@@ -53,6 +53,11 @@ public enum Guard: String, CaseIterable, Hashable, Sendable, Codable {
     /// server reduces every change as it happens; an app that slept through some would date a session from
     /// when it woke, and order the rows by that (a hidden session jumping onto the card).
     case serverSince = "server-since"
+    /// Server: a start goes to the device's newest push-to-start token only (per env; only the device's own
+    /// env when it has one there). iOS mints a new token at launch and the old one starts nothing, and APNs
+    /// keeps one push per device for an offline phone: a start to an older token, answered last, replaced
+    /// the real one, and the card never came when the phone was back.
+    case newestStartToken = "newest-start-token"
 }
 
 /// Which guards are on. Production code always runs with ``all``; only the simulator and tests turn some off.

@@ -29,6 +29,19 @@ public struct HostDoorbell: Sendable {
     /// The doorbell of `$LFG_HOME` = `home`.
     public init(home: String) { path = home + "/" + Self.fileName }
 
+    /// Whether a host listens on the socket now, found by connecting without sending anything (so no
+    /// host is woken): false for no socket, a socket its host left behind, or a path too long.
+    public func isListening() -> Bool {
+        guard let address = UnixSocketAddress(path: path) else { return false }
+        let descriptor = POSIX.datagramSocket()
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        while true {
+            if address.withSockaddr({ connect(descriptor, $0, $1) }) == 0 { return true }
+            if errno != EINTR { return false }
+        }
+    }
+
     /// Rings for `sessionKey`: true only when a host is listening (it will deliver that session), false
     /// when none is (no socket, a socket its host left behind, a path too long for a socket address).
     /// Never blocks: a host whose queue is full still counts as listening, since it is alive and looks

@@ -51,7 +51,9 @@ public struct GuardProof: Sendable {
         GuardProof(
             guard: .allAccept, scenario: "B", failure: "a corpse's 200 counts; the card stays stale", figures: [correct, p99],
             masking: [.tokenForgetting, .priorityBudget]),
-        GuardProof(guard: .pushToStartCap, scenario: "C", failure: "every start blasts every rotted token", figures: [pushes]),
+        GuardProof(
+            guard: .pushToStartCap, scenario: "C", failure: "every start blasts every rotted token", figures: [pushes],
+            masking: [.newestStartToken]),
         GuardProof(guard: .dedupe, scenario: "G", failure: "two cards, the visible one stale", figures: [multi, correct]),
         GuardProof(guard: .adoptOnRegister, scenario: "B", failure: "nobody updates the app's card once it sleeps", figures: [correct, p99]),
         GuardProof(
@@ -87,6 +89,10 @@ public struct GuardProof: Sendable {
         GuardProof(
             guard: .serverSince, scenario: "multi-device", failure: "a woken app dates rows from its wake and rewrites the card",
             figures: [correct, honest], ios: .ios18),
+        GuardProof(
+            guard: .newestStartToken, scenario: "offline-start",
+            failure: "a start to a replaced token, stored last, takes the real start's place: no card", figures: [correct],
+            ios: .ios18),
     ]
 
     /// Runs every proof with `seed` and returns the table.

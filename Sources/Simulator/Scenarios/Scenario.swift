@@ -30,7 +30,7 @@ public struct Scenario: Sendable {
     /// Every scenario, in the order `--scenario all` runs them.
     public static let all: [Scenario] = [
         .situationA, .situationB, .situationC, .situationD, .situationE, .situationF, .situationG,
-        .multiDevice, .idlePhone, .day, .eightHours, .flapping, .swipeAway,
+        .multiDevice, .idlePhone, .day, .eightHours, .flapping, .swipeAway, .offlineStarts,
     ]
 
     /// The scenario called `name` (contract names: `A`...`G`, `multi-device`, `idle-phone`, `day`).

@@ -29,7 +29,7 @@ struct AccountHarness {
         owner = make(store.scoped(to: .owner))
         try await owner.start()
         accounts = AccountDirectory(
-            owner: owner, store: store, now: { time.now }, makeService: { _, store in make(store) })
+            owner: owner, store: store, wallClock: time.wallClock) { _, store in make(store) }
         try await accounts.start()
         router = APIRouter(
             accounts: accounts, authenticator: Authenticator(token: Self.ownerToken, loginCode: nil, now: { time.now }))

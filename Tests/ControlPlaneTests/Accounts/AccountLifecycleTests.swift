@@ -1,6 +1,8 @@
 import ControlPlane
+import ControlPlaneTesting
 import FleetCore
 import Foundation
+import HTTPTypes
 import Testing
 
 /// `lfg accounts create|list|revoke` over the API (contract 8.4), and what each account's token reaches.
@@ -119,6 +121,38 @@ import Testing
                 hexes == [hexB] ? !titles.contains("Deploy") : !titles.contains("Build"),
                 "batch mixed accounts: \(titles) -> \(hexes)")
         }
+    }
+}
+
+/// Where accounts cannot be served (a shared PostgreSQL database, whose instances lease only the owner's
+/// devices), none is made and none is opened: refused with the reason, never served half-way.
+@Suite(.timeLimit(.minutes(1))) struct AccountsUnavailableTests {
+    @Test("With accounts unavailable, create is refused with the reason, and stored ones are listed but not served")
+    func refusedWithTheReason() async throws {
+        let store = InMemoryStore()
+        let (token, record) = AccountRecord.make("ana", now: 1)
+        try await store.putAccount(record)
+        let owner = ControlPlaneService(.init(
+            store: store, gateway: ScriptedPushGateway.answeringEverything(), decisionLog: InMemoryDecisionLog()))
+        try await owner.start()
+        let accounts = AccountDirectory(owner: owner, store: store, unavailable: "not on a shared database") { _, store in
+            ControlPlaneService(.init(
+                store: store, gateway: ScriptedPushGateway.answeringEverything(), decisionLog: InMemoryDecisionLog()))
+        }
+        try await accounts.start()
+        #expect(accounts.listings.map { $0.name } == ["ana"])
+        #expect(accounts.tenant("ana") == nil)
+        let router = APIRouter(accounts: accounts, authenticator: Authenticator(token: ServiceHarness.token, loginCode: nil))
+        func call(_ method: String, _ path: String, _ body: String = "", token: String) async -> HTTPResponse {
+            await router.respond(to: HTTPRequest(
+                method: method, path: path, headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+                body: Data(body.utf8)))
+        }
+        #expect(await call("GET", "/api/sessions", token: token).status == 401)
+        let refused = await call("POST", APIPaths.accounts, #"{"name":"bob"}"#, token: ServiceHarness.token)
+        #expect(refused.status == 400)
+        #expect(String(decoding: refused.bodyData ?? Data(), as: UTF8.self).contains("not on a shared database"))
+        #expect(try await store.accounts().map(\.id) == ["ana"])
     }
 }
 
