@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # API ingest throughput against a reference in the same run: wrk against nginx answering a static
 # body, then against `lfg serve` (SQLite store, fresh $LFG_HOME) for PUT /api/sessions/{sid}
-# (16 sessions, round-robin) and GET /api/sessions. Prints req/s of each and the ratio to nginx.
+# (16 sessions, round-robin) and GET /api/sessions; then the same against `lfg serve` on a throwaway
+# PostgreSQL cluster (scripts/postgres-cluster.sh, with fsync ON: a real server's durability), when
+# PostgreSQL is installed. Prints req/s of each, the ratio to nginx and the load average at the end.
 # Usage: bench/ingest.sh [seconds per run, default 10]   (builds lfg in release first; needs wrk, nginx)
 # LFG_BIN=path measures that lfg binary instead (e.g. an older build for a before/after figure).
+# LFG_INGEST_POSTGRES=0 skips PostgreSQL. On a shared machine run it as `nice -n -10 bench/ingest.sh`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
@@ -32,14 +35,20 @@ http { access_log off;
 CONF
 nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" & pids+=($!)
 
-lfg_port="$(free_port)"
 token="bench-$(date +%s)"
-mkdir -p "$work/home"
-LFG_HOME="$work/home" LFG_AUTH_TOKEN="$token" "$lfg" serve --port "$lfg_port" >"$work/serve.log" 2>&1 & pids+=($!)
-for _ in $(seq 100); do
-  curl -fsS -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$lfg_port/api/sessions" 2>/dev/null && break
-  sleep 0.1
-done
+# Starts `lfg serve` on a fresh home (and the given extra environment, e.g. LFG_DATABASE_URL) and waits
+# until it answers; sets lfg_port.
+start_lfg() {
+  local home; home="$(mktemp -d "$work/home.XXXX")"
+  lfg_port="$(free_port)"
+  env LFG_HOME="$home" LFG_AUTH_TOKEN="$token" "$@" "$lfg" serve --port "$lfg_port" >"$home.log" 2>&1 & pids+=($!)
+  lfg_pid=$!
+  for _ in $(seq 100); do
+    curl -fsS -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$lfg_port/api/sessions" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "ingest.sh: lfg serve did not answer; its log:" >&2; cat "$home.log" >&2; exit 1
+}
 
 cat > "$work/put.lua" <<LUA
 local n = 0
@@ -62,10 +71,25 @@ rate() {
   if grep -q "Non-2xx" <<<"$out"; then echo "ingest.sh: non-2xx answers: $(grep Non-2xx <<<"$out")" >&2; exit 1; fi
   awk '/Requests\/sec/ {print $2}' <<<"$out"
 }
-reference="$(rate "http://127.0.0.1:$nginx_port/")"
-put="$(rate -s "$work/put.lua" "http://127.0.0.1:$lfg_port")"
-get="$(rate -s "$work/get.lua" "http://127.0.0.1:$lfg_port/api/sessions")"
+# PUT then GET against the lfg serve on lfg_port, stopped afterwards; prints both lines with their ratios.
+measure() {
+  local store="$1" put get
+  put="$(rate -s "$work/put.lua" "http://127.0.0.1:$lfg_port")"
+  get="$(rate -s "$work/get.lua" "http://127.0.0.1:$lfg_port/api/sessions")"
+  kill "$lfg_pid"; wait "$lfg_pid" 2>/dev/null || true
+  printf '%-10s PUT /api/sessions/{sid} %9.0f req/s  ratio %.3f\n' "$store" "$put" "$(echo "$put / $reference" | bc -l)"
+  printf '%-10s GET /api/sessions       %9.0f req/s  ratio %.3f\n' "$store" "$get" "$(echo "$get / $reference" | bc -l)"
+}
 printf 'wrk -t%s -c%s, %ss each, loopback\n' "$threads" "$connections" "$seconds"
-printf 'nginx static           %10.0f req/s\n' "$reference"
-printf 'PUT /api/sessions/{sid} %9.0f req/s  ratio %.3f\n' "$put" "$(echo "$put / $reference" | bc -l)"
-printf 'GET /api/sessions      %10.0f req/s  ratio %.3f\n' "$get" "$(echo "$get / $reference" | bc -l)"
+reference="$(rate "http://127.0.0.1:$nginx_port/")"
+printf 'nginx static                       %9.0f req/s\n' "$reference"
+start_lfg
+measure SQLite
+if [ "${LFG_INGEST_POSTGRES:-1}" = 1 ]; then
+  source scripts/postgres-cluster.sh
+  LFG_POSTGRES_FSYNC=on lfg_postgres_start >/dev/null
+  trap 'cleanup; lfg_postgres_stop' EXIT  # the cluster's own trap replaced ours: both, servers first
+  start_lfg LFG_DATABASE_URL="$LFG_TEST_DATABASE_URL"
+  measure PostgreSQL
+fi
+printf 'load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

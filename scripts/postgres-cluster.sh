@@ -45,8 +45,9 @@ lfg_postgres_start() {
   fi
   local port=$((20000 + RANDOM % 20000))
   # fsync off: a test cluster is thrown away; durability against a killed lfg process does not need it.
+  # LFG_POSTGRES_FSYNC=on keeps it (bench/ingest.sh: commits cost what they cost on a real server).
   if ! "${LFG_POSTGRES_AS[@]}" "$LFG_POSTGRES_BINDIR/pg_ctl" -D "$LFG_POSTGRES_DIR/data" -l "$LFG_POSTGRES_DIR/server.log" \
-      -w -t 60 -o "-c listen_addresses= -c unix_socket_directories=$LFG_POSTGRES_DIR -p $port -c fsync=off -c max_connections=300" \
+      -w -t 60 -o "-c listen_addresses= -c unix_socket_directories=$LFG_POSTGRES_DIR -p $port -c fsync=${LFG_POSTGRES_FSYNC:-off} -c max_connections=300" \
       start >/dev/null; then
     echo "postgres-cluster: pg_ctl start failed:" >&2; cat "$LFG_POSTGRES_DIR/server.log" >&2; return 1
   fi

@@ -104,7 +104,7 @@ indirect enum WireNode {
             bytes.append(UInt8(ascii: "]"))
         case .object(let object):
             bytes.append(UInt8(ascii: "{"))
-            for (index, member) in object.sortedMembers().enumerated() {
+            for (index, member) in object.members.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 Self.writeString(member.key, into: &bytes)
                 bytes.append(UInt8(ascii: ":"))
@@ -139,26 +139,20 @@ indirect enum WireNode {
     }
 }
 
-/// An object's members as set, in order; a key set twice keeps its last value (as JSONEncoder's does).
+/// An object's members, kept in UTF-8 byte order of their keys as they are set (so writing needs no
+/// sort); a key set twice keeps its last value, as JSONEncoder's does.
 final class WireObject {
-    var members: [(key: String, value: WireNode)] = []
+    private(set) var members: [(key: String, value: WireNode)] = []
 
-    /// The members in UTF-8 byte order of their keys, each key once (its last value).
-    func sortedMembers() -> [(key: String, value: WireNode)] {
-        let order = members.indices.sorted { left, right in
-            let (a, b) = (members[left].key, members[right].key)
-            return a == b ? left < right : a.utf8.lexicographicallyPrecedes(b.utf8)
+    func set(_ key: String, _ value: WireNode) {
+        // Members usually arrive in declaration order, a few places from sorted: walk back from the end.
+        var index = members.count
+        while index > 0, key.utf8.lexicographicallyPrecedes(members[index - 1].key.utf8) { index -= 1 }
+        if index > 0, members[index - 1].key == key {
+            members[index - 1].value = value
+        } else {
+            members.insert((key, value), at: index)
         }
-        var sorted: [(key: String, value: WireNode)] = []
-        sorted.reserveCapacity(members.count)
-        for index in order {
-            if let last = sorted.last, last.key == members[index].key {
-                sorted[sorted.count - 1] = members[index]
-            } else {
-                sorted.append(members[index])
-            }
-        }
-        return sorted
     }
 }
 
@@ -171,17 +165,17 @@ private struct WireKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let object: WireObject
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil(forKey key: Key) { object.members.append((key.stringValue, .null)) }
-    mutating func encode(_ value: Bool, forKey key: Key) { object.members.append((key.stringValue, .bool(value))) }
-    mutating func encode(_ value: String, forKey key: Key) { object.members.append((key.stringValue, .string(value))) }
-    mutating func encode(_ value: Int, forKey key: Key) { object.members.append((key.stringValue, .number(String(value)))) }
+    mutating func encodeNil(forKey key: Key) { object.set(key.stringValue, .null) }
+    mutating func encode(_ value: Bool, forKey key: Key) { object.set(key.stringValue, .bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) { object.set(key.stringValue, .string(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) { object.set(key.stringValue, .number(String(value))) }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        object.members.append((key.stringValue, try .float(value, at: codingPath + [key])))
+        object.set(key.stringValue, try .float(value, at: codingPath + [key]))
     }
 
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        object.members.append((key.stringValue, try .float(value, at: codingPath + [key])))
+        object.set(key.stringValue, try .float(value, at: codingPath + [key]))
     }
 
     mutating func encode(_ value: Int8, forKey key: Key) { integer(value, key) }
@@ -195,24 +189,24 @@ private struct WireKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encode(_ value: UInt64, forKey key: Key) { integer(value, key) }
 
     private func integer(_ value: some BinaryInteger, _ key: Key) {
-        object.members.append((key.stringValue, .number(String(value))))
+        object.set(key.stringValue, .number(String(value)))
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        object.members.append((key.stringValue, try WireJSONEncoder.node(for: value, at: codingPath + [key])))
+        object.set(key.stringValue, try WireJSONEncoder.node(for: value, at: codingPath + [key]))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
         let nested = WireObject()
-        object.members.append((key.stringValue, .object(nested)))
+        object.set(key.stringValue, .object(nested))
         return KeyedEncodingContainer(WireKeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = WireArray()
-        object.members.append((key.stringValue, .array(nested)))
+        object.set(key.stringValue, .array(nested))
         return WireUnkeyedContainer(array: nested, codingPath: codingPath + [key])
     }
 
@@ -221,7 +215,7 @@ private struct WireKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     private func superEncoder(named name: String) -> any Encoder {
         let encoder = WireJSONEncoder(codingPath: codingPath)
-        object.members.append((name, .deferred(encoder)))
+        object.set(name, .deferred(encoder))
         return encoder
     }
 }

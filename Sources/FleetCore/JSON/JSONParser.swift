@@ -67,7 +67,12 @@ private struct Scanner {
     }
 
     mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
     }
 
     mutating func value(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
@@ -85,18 +90,20 @@ private struct Scanner {
         }
     }
 
-    mutating func literal(_ word: String) throws(JSONParser.SyntaxError) {
-        let expected = Array(word.utf8)
-        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
-            throw error("unexpected character, expected a value")
+    mutating func literal(_ word: StaticString) throws(JSONParser.SyntaxError) {
+        let count = word.utf8CodeUnitCount
+        let isMatch = word.withUTF8Buffer { expected in
+            bytes.count - index >= count && bytes[index..<index + count].elementsEqual(expected)
         }
-        index += expected.count
+        guard isMatch else { throw error("unexpected character, expected a value") }
+        index += count
     }
 
     mutating func object(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
         index += 1
         var members: [JSONObject.Member] = []
-        var keys: Set<String> = []
+        // Repeated keys: a scan of the few members so far; a set only once an object grows large.
+        var keys: Set<String>?
         skipWhitespace()
         if !isAtEnd, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -107,7 +114,9 @@ private struct Scanner {
             guard !isAtEnd, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let keyStart = index
             let key = try string()
-            guard keys.insert(key).inserted else {
+            if keys == nil, members.count >= 16 { keys = Set(members.map(\.key)) }
+            let isRepeated = keys != nil ? !keys!.insert(key).inserted : members.contains { $0.key == key }
+            guard !isRepeated else {
                 index = keyStart
                 throw error("the key '\(key)' appears twice; send each key once")
             }
@@ -176,6 +185,7 @@ private struct Scanner {
     mutating func string() throws(JSONParser.SyntaxError) -> String {
         index += 1
         var scalars = String.UnicodeScalarView()
+        var hasEscapes = false
         var runStart = index
         func flushRun(_ scanner: Scanner) {
             scalars.append(contentsOf: String(decoding: scanner.bytes[runStart..<scanner.index], as: UTF8.self).unicodeScalars)
@@ -184,6 +194,11 @@ private struct Scanner {
             guard !isAtEnd else { throw error("unterminated string") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                // Most strings have no escape: their bytes (valid UTF-8, checked up front) are the string.
+                guard hasEscapes else {
+                    defer { index += 1 }
+                    return String(decoding: bytes[runStart..<index], as: UTF8.self)
+                }
                 flushRun(self)
                 index += 1
                 return String(scalars)
@@ -194,6 +209,7 @@ private struct Scanner {
                 continue
             }
             flushRun(self)
+            hasEscapes = true
             index += 1
             guard !isAtEnd else { throw error("unterminated escape") }
             let escape = bytes[index]
