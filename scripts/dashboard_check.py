@@ -19,7 +19,8 @@ JSON.stringify([...document.querySelectorAll("section.device")].map((device) => 
     hasCard: device.dataset.hasCard === "1",
     working: lock ? number(lock.querySelector('[data-count="working"]')) : null,
     needsInput: lock ? number(lock.querySelector('[data-count="needsInput"]')) : null,
-    rows: lock ? [...lock.querySelectorAll(".row")].map((row) => `${row.dataset.sid}:${row.dataset.state}`) : [],
+    rows: lock ? [...lock.querySelectorAll(".row[data-sid]")].map((row) => `${row.dataset.sid}:${row.dataset.state}`) : [],
+    wordless: Boolean(lock && lock.querySelector(".row:not([data-sid])")),
     overflow: lock && lock.querySelector(".overflow") ? lock.querySelector(".overflow").textContent.trim() : "",
     compactTotal: compact ? number(compact.querySelector(".total-small")) : null,
     question: Boolean(lock && lock.querySelector(".card-question-line")),
@@ -112,9 +113,14 @@ def expected_cards(state):
         buttons = (question or {}).get("buttons", [])
         budget = 3 - ((2 if buttons else 1) if question else 0)
         more = content.get("more", 0) + max(0, len(rows) - budget)
+        # A privacy device's pushed state carries no titles: its card draws "N sessions" and where to go
+        # instead of rows (FleetCore.WordlessCard: shown rows present, none with a title).
+        shown = content.get("rows", [])[:budget]
+        wordless = bool(shown) and all(not row.get("title") for row in shown)
         cards[device["deviceId"]] = {
             "hasCard": True, "working": content.get("working", 0), "needsInput": content.get("needsInput", 0),
-            "rows": rows[:budget], "overflow": f"{more} More" if more > 0 else "",
+            "rows": [] if wordless else rows[:budget], "wordless": wordless,
+            "overflow": f"{more} More" if more > 0 else "",
             "compactTotal": content.get("working", 0) + content.get("needsInput", 0),
             "question": question is not None, "questionButtons": buttons,
         }
