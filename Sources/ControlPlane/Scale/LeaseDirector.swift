@@ -150,10 +150,15 @@ public actor LeaseDirector {
         defer { isRefreshingAccounts = false }
         repeat {
             isAccountsRefreshOwed = false
+            let before = Set(accounts.allTenants.map(\.account))
             do { try await accounts.refresh() } catch {
                 reportProblem("reading the accounts failed: \(error); retried next round")
                 accountsStamp = -1
             }
+            let after = Set(accounts.allTenants.map(\.account))
+            // Accounts come and go rarely (made or revoked on some instance): each change is worth a line.
+            for account in after.subtracting(before).sorted() { reportProblem("serving account \(account) (made elsewhere)") }
+            for account in before.subtracting(after).sorted() { reportProblem("stopped serving account \(account) (revoked)") }
         } while isAccountsRefreshOwed
     }
 
