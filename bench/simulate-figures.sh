@@ -81,7 +81,7 @@ for ios in (18, 17):
               f"| {fmt([m['startEndLoops'] for m in r], 2)} | {fmt([m['pushes'] for m in r], 0)} |")
 
 CAUSES = ["phone-offline", "after-outage", "start-lost", "no-card", "several-cards", "budget-held",
-          "start-not-adopted", "since-drift", "push-in-flight", "other"]
+          "start-not-adopted", "since-drift", "push-in-flight", "push-dropped", "other"]
 print(f"\n### Where the wrong seconds go (mean seconds per run over seeds 1-{SEEDS}; not correct / not honest)\n")
 print("| scenario | iOS | " + " | ".join(CAUSES) + " |")
 print("|---|---|" + "---|" * len(CAUSES))

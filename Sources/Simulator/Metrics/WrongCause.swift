@@ -30,6 +30,10 @@ enum WrongCause: String, CaseIterable, Sendable {
     /// The truth changed less than ``catchUpWindow`` ago: the push carrying it is in flight (APNs latency,
     /// opportunistic priority-5 delivery, the routine coalescing interval).
     case inFlight = "push-in-flight"
+    /// A push for this phone was accepted by APNs (200) and never arrived (modelled drops after acceptance),
+    /// and nothing landed since: the card stays wrong until the next change or the stale-date refresh. No
+    /// server can tell (broadcasts have no per-device answer; a token push's 200 says nothing more).
+    case dropped = "push-dropped"
     /// None of the above: a card the writers believe right but is not.
     case other = "other"
 
@@ -57,6 +61,7 @@ enum WrongCause: String, CaseIterable, Sendable {
         if cards.count == 1, CardCorrectness.matchesIgnoringSince(cards[0].content, truth.contentState) {
             return .sinceDrift
         }
+        if phone.lostPushAt != nil { return .dropped }
         return .other
     }
 }

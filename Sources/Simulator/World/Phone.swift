@@ -39,6 +39,9 @@ final class Phone {
     var budget: ImmediateBudget
     /// Pushes iOS holds over budget, newest per card.
     var held: [String: IncomingPush] = [:]
+    /// When APNs last accepted a push for this phone and dropped it (a 200 that never arrives); nil once a
+    /// later push lands.
+    var lostPushAt: Double?
 
     init(index: Int, name: String, device: DeviceID, environment: PushEnvironment, hiddenDirs: HiddenDirs,
          servers: [String], simulation: Simulation) {
@@ -130,6 +133,10 @@ final class Phone {
         simulation.after(delay) { [self] simulation in
             guard generation == lifecycleGeneration, lifecycle == .background else { return }
             rig.suspend()
+            // What the app sends as it goes to the background (its `appState` report) leaves now, while it
+            // still runs (the real app reports at scenePhase .background); queued, it left only with the
+            // next push-started card, and the server held every first start for an app it thought open.
+            pump(simulation)
             setLifecycle(.suspended)
             simulation.note("\(name): app suspended")
         }

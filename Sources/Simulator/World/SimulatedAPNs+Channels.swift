@@ -86,7 +86,11 @@ extension Simulation {
             var loss = draw(.apns, "channel/\(id)/phone/\(phone.index)")
             let dropped = loss.chance(environment.apnsDropAfterAcceptance)
             let routineDelay = loss.uniform(environment.routineDeliveryDelay)
-            if dropped || !phone.isOnline { continue }
+            guard phone.isOnline else { continue }
+            if dropped {
+                phone.lostPushAt = now
+                continue
+            }
             phone.receive(push, priority: priority, routineDelay: routineDelay, self)
         }
         return ChannelAnswer(status: 200, milliseconds: milliseconds)

@@ -93,11 +93,13 @@ extension Simulation {
         after(latency) { simulation in
             let (status, reason) = simulation.answer(target, of: batch, transientFailure: isTransientFailure)
             simulation.note("apns: \(batch.action.rawValue) \(target.shortHex) answered \(status)")
-            if status == 200, !isDroppedAfterAcceptance, let push = Self.incoming(target, batch),
-                let index = simulation.apns.owner(of: target.hex)
-            {
-                simulation.hand(push, priority: simulation.priority(of: batch), routineDelay: routineDelay,
-                                to: simulation.phones[index])
+            if status == 200, let push = Self.incoming(target, batch), let index = simulation.apns.owner(of: target.hex) {
+                if isDroppedAfterAcceptance {
+                    simulation.phones[index].lostPushAt = simulation.now
+                } else {
+                    simulation.hand(push, priority: simulation.priority(of: batch), routineDelay: routineDelay,
+                                    to: simulation.phones[index])
+                }
             }
             answered(
                 TokenResult(target: target, status: status, reason: reason, apnsId: nil, milliseconds: latency * 1000),
