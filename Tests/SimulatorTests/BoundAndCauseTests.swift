@@ -67,4 +67,48 @@ import Testing
         figures = recorder.finish(at: 30)
         #expect(figures.needsYouTransitions == 2 && figures.needsYouLate == 1)
     }
+
+    /// A session flipping every 20 s for an hour and a half on a locked phone: 270 changes, far more than
+    /// iOS's 15 priority-10 pushes an hour, so most reach the phone with priority-5 delay.
+    private static let busy = Scenario("busy", "a session flipping every 20 s on a locked phone", duration: 5400) { sim in
+        sim.addServer("pro")
+        let phone = sim.addPhone("iphone", device: "iphone-1")
+        sim.at(1) { phone.open($0) }
+        sim.at(5) { $0.begin("s1", "Fix the build") }
+        sim.at(30) { phone.leave($0) }
+        for step in 0..<260 {
+            sim.at(60 + Double(step) * 20) { step.isMultiple(of: 2) ? $0.ask("s1") : $0.answer("s1") }
+        }
+    }
+
+    @Test("The delivery bound: at most the oracle, below it when changes outrun iOS's priority-10 budget, and the same offline")
+    func deliveryBound() {
+        let busy = SimulationReport.run([Self.busy], seed: 1, ios: .ios18).scenarios[0]
+        let bound = busy.details.bound
+        #expect(bound.oracleCorrectFraction == 1)
+        // 260 changes at 20 s apart, 15 an hour at priority 10: ~200 wait 0-5 s (mean 2.5 s) after APNs.
+        let wrongSeconds = (1 - bound.deliveryBoundCorrectFraction) * 5400
+        #expect(wrongSeconds > 300 && wrongSeconds < 700)
+        #expect(busy.metrics.correctFraction <= bound.deliveryBoundCorrectFraction + 0.001)
+        let outage = SimulationReport.run([Self.outage], seed: 1, ios: .ios18).scenarios[0].details.bound
+        // Offline the delivery rules change nothing: what reaches the phone on reconnect lands at once.
+        #expect(abs(outage.deliveryBoundCorrectFraction - outage.oracleCorrectFraction) < 0.001)
+        #expect(abs(outage.deliveryBoundHonestFraction - outage.oracleHonestFraction) < 0.001)
+    }
+
+    @Test("A push APNs accepted and dropped is its own cause until the next push lands")
+    func droppedPushCause() {
+        var world = SimulationEnvironment()
+        world.apnsDropAfterAcceptance = 1
+        let simulation = Simulation(seed: 1, ios: .ios18, guards: .all, environment: world, duration: 600)
+        simulation.addServer("pro")
+        let phone = simulation.addPhone("iphone", device: "iphone-1")
+        simulation.at(1) { phone.open($0) }
+        simulation.at(5) { $0.begin("s1", "Fix the build") }
+        simulation.at(30) { phone.leave($0) }
+        simulation.at(100) { $0.begin("s2", "Bump the toolchain") }
+        let (_, details) = simulation.run()
+        #expect((details.bound.incorrectByCause["push-dropped"] ?? 0) > 400)
+        #expect(details.bound.incorrectByCause["other"] == nil)
+    }
 }

@@ -73,7 +73,8 @@ func aps(_ record: MockRecord?) -> [String: Any] {
         #expect(update.status == 200)
         #expect(aps(update)["event"] as? String == "update")
         #expect(aps(update)["stale-date"] as? Int == Int(world.time.now + CardPolicy.defaultStaleAfterSeconds))
-        #expect(update.headers["apns-priority"] == "5")
+        // A new session moves the counts, and the budget is spare: priority 10 (guard spare-budget).
+        #expect(update.headers["apns-priority"] == "10")
         #expect(update.headers["apns-expiration"] == "\(Int(world.time.now) + 8 * 3600)")
         let line = try #require(world.events(.broadcast).last)
         #expect(line.fields[.status] == .integer(200))

@@ -12,6 +12,9 @@ import Testing
         working: 2,
         rows: [Row(sid: "s1", title: "t", state: .working, since: 1), Row(sid: "s2", title: "t", state: .working, since: 3)])
 
+    /// A step: the title changes, the counts do not (routine whatever the budget).
+    static let renamed = ContentState(working: 1, rows: [Row(sid: "s1", title: "next step", state: .working, since: 1)])
+
     let budget = PushBudget()
 
     @Test("Starts, ends and a new needs-input are priority 10; a step, a title or a working count are priority 5")
@@ -33,9 +36,9 @@ import Testing
     func routineTimeEdges() {
         let last: UnixTime = 100
         let edge = last + budget.routineInterval
-        #expect(budget.verdict(.update, shown: Self.working, next: Self.twoWorking, lastPushAt: last, immediateSent: [], now: edge - 0.001) == .wait(until: edge))
-        #expect(budget.verdict(.update, shown: Self.working, next: Self.twoWorking, lastPushAt: last, immediateSent: [], now: edge) == .send(.powerConsidered))
-        #expect(budget.verdict(.update, shown: Self.working, next: Self.twoWorking, lastPushAt: nil, immediateSent: [], now: 0) == .send(.powerConsidered))
+        #expect(budget.verdict(.update, shown: Self.working, next: Self.renamed, lastPushAt: last, immediateSent: [], now: edge - 0.001) == .wait(until: edge))
+        #expect(budget.verdict(.update, shown: Self.working, next: Self.renamed, lastPushAt: last, immediateSent: [], now: edge) == .send(.powerConsidered))
+        #expect(budget.verdict(.update, shown: Self.working, next: Self.renamed, lastPushAt: nil, immediateSent: [], now: 0) == .send(.powerConsidered))
     }
 
     @Test("A needs-you push is never delayed, even right after another push")
@@ -53,7 +56,8 @@ import Testing
 
     @Test("At the watcher: start 10; a working count waits for the interval and goes at 5 carrying the latest state")
     func coalescingKeepsTheLastState() throws {
-        var harness = WatcherHarness()
+        // Spare budget off: these count changes would otherwise go at once at priority 10 (guard spare-budget).
+        var harness = WatcherHarness(guards: .without(.spareBudget))
         harness.register(.pushToStart, hex("a"))
         harness.work("s1")
         let start = try #require(harness.tick().batches.first)
@@ -124,40 +128,40 @@ import Testing
         #expect(unguarded.immediate == 60)
     }
 
-    @Test("A session done or a question answered is priority 10 at once while under the spare budget; 5 past it")
+    @Test("A change of the counts or an answer is priority 10 at once while under the spare budget; 5 past it")
     func spareBudgetEdges() {
-        #expect(PushBudget.settlesSomething(shown: Self.twoWorking, next: Self.working))
-        #expect(PushBudget.settlesSomething(shown: Self.asking, next: Self.working))
-        #expect(!PushBudget.settlesSomething(shown: Self.working, next: Self.twoWorking))
-        #expect(!PushBudget.settlesSomething(shown: Self.working, next: Self.working))
-        #expect(!PushBudget.settlesSomething(shown: nil, next: Self.working))
+        #expect(PushBudget.movesTheCounts(shown: Self.twoWorking, next: Self.working))
+        #expect(PushBudget.movesTheCounts(shown: Self.working, next: Self.twoWorking))
+        #expect(PushBudget.movesTheCounts(shown: Self.asking, next: Self.working))
+        #expect(!PushBudget.movesTheCounts(shown: Self.working, next: Self.working))
+        var retitled = Self.working
+        retitled.rows[0].title = "new title"
+        #expect(!PushBudget.movesTheCounts(shown: Self.working, next: retitled))
+        #expect(!PushBudget.movesTheCounts(shown: nil, next: Self.working))
         let spare = (0..<(budget.spareImmediatePerHour - 1)).map { UnixTime(1_000 + $0) }
         let now = spare[0] + 3599
-        // Right after another push: no coalescing wait for a settling change under the spare budget.
+        // Right after another push: no coalescing wait for a change of the counts under the spare budget.
         #expect(budget.verdict(.update, shown: Self.twoWorking, next: Self.working, lastPushAt: now - 1, immediateSent: spare, now: now) == .send(.immediate))
         let full = spare + [UnixTime(1_100)]
         #expect(budget.verdict(.update, shown: Self.twoWorking, next: Self.working, lastPushAt: now - 1, immediateSent: full, now: now) == .wait(until: now - 1 + budget.routineInterval))
         #expect(budget.verdict(.update, shown: Self.twoWorking, next: Self.working, lastPushAt: nil, immediateSent: full, now: now) == .send(.powerConsidered))
-        // A new working session is routine whatever the budget.
-        #expect(budget.verdict(.update, shown: Self.working, next: Self.twoWorking, lastPushAt: nil, immediateSent: [], now: now) == .send(.powerConsidered))
-    }
-
-    static func finishPriority(_ guards: GuardSet) throws -> PushPriority {
-        var harness = WatcherHarness.withLiveCard(guards: guards)
-        harness.work("s2")
-        harness.answer(try #require(harness.tick().batches.first))
-        harness.finish("s2")
-        return try #require(harness.tick(advancing: 0.1).batches.first).priority
+        // A step or a title is routine whatever the budget.
+        #expect(budget.verdict(.update, shown: Self.working, next: retitled, lastPushAt: nil, immediateSent: [], now: now) == .send(.powerConsidered))
     }
 
     @Test("spare-budget: with it a session done leaves at once at priority 10; without it it waits for priority 5")
     func guardSpareBudget() throws {
-        #expect(try Self.finishPriority(.all) == .immediate)
-        var harness = WatcherHarness.withLiveCard(guards: .without(.spareBudget))
-        harness.work("s2")
-        harness.answer(try #require(harness.tick().batches.first))
-        harness.finish("s2")
-        #expect(harness.tick(advancing: 0.1).batches.isEmpty)
-        #expect(try #require(harness.tick(advancing: PushBudget().routineInterval).batches.first).priority == .powerConsidered)
+        func afterFinish(_ guards: GuardSet) throws -> (atOnce: [PushBatch], later: [PushBatch]) {
+            var harness = WatcherHarness.withLiveCard(guards: guards)
+            harness.work("s2")
+            harness.answer(try #require(harness.tick().batches.first))
+            harness.finish("s2")
+            let atOnce = harness.tick(advancing: 0.1).batches
+            return (atOnce, atOnce.isEmpty ? harness.tick(advancing: PushBudget().routineInterval).batches : [])
+        }
+        #expect(try afterFinish(.all).atOnce.map(\.priority) == [.immediate])
+        let unguarded = try afterFinish(.without(.spareBudget))
+        #expect(unguarded.atOnce.isEmpty)
+        #expect(unguarded.later.map(\.priority) == [.powerConsidered])
     }
 }
