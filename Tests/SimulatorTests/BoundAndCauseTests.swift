@@ -111,4 +111,15 @@ import Testing
         #expect((details.bound.incorrectByCause["push-dropped"] ?? 0) > 400)
         #expect(details.bound.incorrectByCause["other"] == nil)
     }
+
+    @Test("A card-less stretch lasts until the look that finds a card again, not the last look without one")
+    func cardlessStretchEndsAtTheCard() {
+        var recorder = TimelinessRecorder()
+        recorder.look(phone: 0, cardless: true, at: 120)
+        recorder.look(phone: 0, cardless: true, at: 120.01)
+        recorder.look(phone: 0, cardless: false, at: 120.4)
+        #expect(abs(recorder.finish(at: 200).longestCardlessActiveSeconds - 0.4) < 1e-9)
+        recorder.look(phone: 0, cardless: true, at: 150)
+        #expect(abs(recorder.finish(at: 200).longestCardlessActiveSeconds - 50) < 1e-9)
+    }
 }

@@ -61,11 +61,10 @@ struct TimelinessRecorder {
     /// Called on every look: `cardless` says whether `phone` shows no card while a session is active.
     mutating func look(phone: Int, cardless: Bool, at now: Double) {
         if cardless {
-            let since = cardlessSince[phone] ?? now
-            cardlessSince[phone] = since
+            cardlessSince[phone] = cardlessSince[phone] ?? now
+        } else if let since = cardlessSince.removeValue(forKey: phone) {
+            // The stretch lasted until this look, when a card was there again.
             longestCardless = max(longestCardless, now - since)
-        } else {
-            cardlessSince[phone] = nil
         }
     }
 
