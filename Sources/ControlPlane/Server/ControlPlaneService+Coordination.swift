@@ -21,6 +21,8 @@ struct CoordinationState {
     var isInboxDrainOwed = false
     var isReloadingFleet = false
     var isFleetReloadOwed = false
+    /// Callers of ``ControlPlaneService/catchUpWithFleet()`` waiting for the reload running now to end.
+    var fleetReloadWaiters: [CheckedContinuation<Void, Never>] = []
     /// Lease rounds that failed (the database unreachable): counted, and said on stderr.
     var failedRounds = 0
 }
@@ -224,8 +226,8 @@ extension ControlPlaneService {
         } while coordination.isInboxDrainOwed
     }
 
-    /// Brings the sessions and hosts up to the shared store's: the other instances' changes since the last
-    /// load, or everything when those are no longer known; tells `/api/events` what changed.
+    /// Brings the sessions, hosts and questions up to the shared store's: the other instances' changes since
+    /// the last load, or everything when those are no longer known; tells `/api/events` what changed.
     func reloadFleet() async {
         guard let coordinator = dependencies.coordinator else { return }
         guard !coordination.isReloadingFleet else {
@@ -233,7 +235,12 @@ extension ControlPlaneService {
             return
         }
         coordination.isReloadingFleet = true
-        defer { coordination.isReloadingFleet = false }
+        defer {
+            coordination.isReloadingFleet = false
+            let waiters = coordination.fleetReloadWaiters
+            coordination.fleetReloadWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
         repeat {
             coordination.isFleetReloadOwed = false
             do {
@@ -260,6 +267,7 @@ extension ControlPlaneService {
         }
         for case (let host, let heartbeat?) in changes.hosts { fleet.heartbeat(host, heartbeat) }
         coordination.fleetRevision = max(coordination.fleetRevision, changes.revision)
+        await adoptQuestions(changes.questions)
         release()
         guard !changes.sessions.isEmpty || !changes.hosts.isEmpty else { return }
         publishChanges(from: before, to: changes.sessions.compactMapValues { $0 })
@@ -280,6 +288,9 @@ extension ControlPlaneService {
         for sid in before.sessions.keys where contents.sessions[sid] == nil { fleet.remove(sid) }
         for (host, heartbeat) in contents.hosts where before.hosts[host] != heartbeat { fleet.heartbeat(host, heartbeat) }
         coordination.fleetRevision = loaded.revision
+        // Questions gone from the store were forgotten there.
+        let gone = questions.questions.mapValues { _ -> Question? in nil }
+        await adoptQuestions(gone.merging(contents.questions.mapValues { $0 }) { _, stored in stored })
         release()
         publishChanges(from: before.sessions, to: contents.sessions)
         noteChange()
