@@ -243,6 +243,10 @@ extension ControlPlaneService {
         }
         repeat {
             coordination.isFleetReloadOwed = false
+            // Read under the lock: a change of this instance's own committed between the read and applying
+            // it would otherwise be overwritten by the older picture read before it (and, its own write being
+            // left out of later reads, never corrected).
+            await acquire()
             do {
                 let since = coordination.fleetRevision
                 if since >= 0, let changes = try await coordinator.loadFleetChanges(since: since) {
@@ -253,13 +257,14 @@ extension ControlPlaneService {
             } catch {
                 dependencies.reportProblem("reloading the shared fleet failed: \(error); retried next round")
             }
+            release()
         } while coordination.isFleetReloadOwed
     }
 
     /// The other instances' changes, each as if reported here: heard now, even when its report did not
     /// change (an agent that keeps reporting the same state is not silent, whichever instance it reaches).
+    /// Hold the lock.
     private func applyFleetChanges(_ changes: FleetChanges) async {
-        await acquire()
         let before = changes.sessions.keys.reduce(into: [SessionID: SessionReport]()) { $0[$1] = fleet.sessions[$1] }
         let heardAt = now
         for (sid, report) in changes.sessions {
@@ -268,16 +273,14 @@ extension ControlPlaneService {
         for case (let host, let heartbeat?) in changes.hosts { fleet.heartbeat(host, heartbeat) }
         coordination.fleetRevision = max(coordination.fleetRevision, changes.revision)
         await adoptQuestions(changes.questions)
-        release()
         guard !changes.sessions.isEmpty || !changes.hosts.isEmpty else { return }
         publishChanges(from: before, to: changes.sessions.compactMapValues { $0 })
         noteChange()
     }
 
-    /// The whole shared fleet, replacing this instance's picture of it.
+    /// The whole shared fleet, replacing this instance's picture of it. Hold the lock.
     private func replaceFleet(_ loaded: (contents: StoreContents, revision: Int64)) async {
         let contents = loaded.contents
-        await acquire()
         let before = fleet
         // Changed as if reported here: the revision moves on and a changed session counts as heard now
         // (the silence rule), while an unchanged one keeps when it was last heard.
@@ -291,7 +294,6 @@ extension ControlPlaneService {
         // Questions gone from the store were forgotten there.
         let gone = questions.questions.mapValues { _ -> Question? in nil }
         await adoptQuestions(gone.merging(contents.questions.mapValues { $0 }) { _, stored in stored })
-        release()
         publishChanges(from: before.sessions, to: contents.sessions)
         noteChange()
     }

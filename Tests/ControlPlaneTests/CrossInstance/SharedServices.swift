@@ -33,11 +33,13 @@ final class SharedServices: Sendable {
         var instances: [Instance] = []
         for index in 0..<count {
             let store = try PostgresStore(url: url, schema: schema, instance: InstanceID("instance-\(index)"))
-            let coordinator = NoticeDroppingCoordinator(base: try PostgresCoordinator(store: store))
+            let coordinator = NoticeDroppingCoordinator(
+                base: try PostgresCoordinator(store: store, reportProblem: { print("instance-\(index): \($0)") }))
             let clock = ManualClock()
             var dependencies = ControlPlaneService.Dependencies(
                 store: store, gateway: ScriptedPushGateway.answeringEverything(status: 200),
-                decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock, clock: clock, tickInterval: .seconds(600))
+                decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock, clock: clock, tickInterval: .seconds(600),
+                reportProblem: { print("instance-\(index): \($0)") })
             dependencies.coordinator = coordinator
             dependencies.leaseInterval = Self.leaseInterval
             let service = ControlPlaneService(dependencies)
