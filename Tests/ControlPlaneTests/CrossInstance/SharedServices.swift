@@ -32,20 +32,29 @@ final class SharedServices: Sendable {
         schema = PostgresTestDatabase.freshSchema()
         var instances: [Instance] = []
         for index in 0..<count {
+            let report: @Sendable (String) -> Void = { print("instance-\(index): \($0)") }
             let store = try PostgresStore(url: url, schema: schema, instance: InstanceID("instance-\(index)"))
-            let coordinator = NoticeDroppingCoordinator(
-                base: try PostgresCoordinator(store: store, reportProblem: { print("instance-\(index): \($0)") }))
+            let coordinator = NoticeDroppingCoordinator(base: try PostgresCoordinator(store: store, reportProblem: report))
             let clock = ManualClock()
+            let leases = InstanceLeases()
             var dependencies = ControlPlaneService.Dependencies(
                 store: store, gateway: ScriptedPushGateway.answeringEverything(status: 200),
                 decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock, clock: clock, tickInterval: .seconds(600),
-                reportProblem: { print("instance-\(index): \($0)") })
-            dependencies.coordinator = coordinator
-            dependencies.leaseInterval = Self.leaseInterval
+                reportProblem: report)
+            dependencies.coordinator = AccountCoordinator(account: .owner, shared: coordinator, leases: leases)
             let service = ControlPlaneService(dependencies)
             try await service.start()
+            let director = LeaseDirector(
+                coordinator: coordinator, leases: leases, accounts: AccountDirectory(owner: service),
+                ttl: dependencies.leaseTTL, interval: Self.leaseInterval, clock: clock, wallClock: time.wallClock,
+                reportProblem: report)
             let router = APIRouter(service: service, authenticator: Authenticator(token: ServiceHarness.token, loginCode: nil))
-            let loop = Task { await service.run() }
+            let loop = Task {
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await service.run() }
+                    group.addTask { await director.run() }
+                }
+            }
             instances.append(Instance(service: service, router: router, clock: clock, coordinator: coordinator, loop: loop))
         }
         self.instances = instances
@@ -92,7 +101,8 @@ final class SharedServices: Sendable {
         return ServiceHarness.Reply(status: response.status, response: response)
     }
 
-    /// Runs one lease round on instance `index` (the fallback poll) by moving its clock to the next one.
+    /// Runs one lease round on instance `index` (the fallback poll) by moving its clock to the next one
+    /// (its ``LeaseDirector`` sleeps `leaseInterval` between rounds).
     func leaseRound(_ index: Int) async throws {
         let clock = instances[index].clock
         try await clock.waitForSleeper(until: clock.now.advanced(by: Self.leaseInterval))
@@ -121,7 +131,7 @@ final class NoticeDroppingCoordinator: FleetCoordinator {
         let (stream, continuation) = AsyncStream.makeStream(of: CoordinationNotice.self)
         let task = Task { [self] in
             for await notice in upstream {
-                if notice == .fleetChanged && takeArmed() { dropped.yield(notice) } else { continuation.yield(notice) }
+                if case .fleetChanged = notice, takeArmed() { dropped.yield(notice) } else { continuation.yield(notice) }
             }
             continuation.finish()
         }
@@ -137,23 +147,29 @@ final class NoticeDroppingCoordinator: FleetCoordinator {
     }
 
     var instance: InstanceID { base.instance }
-    func leaseRound(ttl: Double, releasing: Set<DeviceID>) async throws(StoreError) -> LeaseRound {
+    func leaseRound(ttl: Double, releasing: Set<LeasedDevice>) async throws(StoreError) -> LeaseRound {
         try await base.leaseRound(ttl: ttl, releasing: releasing)
     }
-    func claimNew(_ deviceId: DeviceID, ttl: Double) async throws(StoreError) -> Bool {
-        try await base.claimNew(deviceId, ttl: ttl)
+    func claimNew(_ device: LeasedDevice, ttl: Double) async throws(StoreError) -> Bool {
+        try await base.claimNew(device, ttl: ttl)
     }
     func releaseAll() async throws(StoreError) { try await base.releaseAll() }
-    func loadDevices(_ ids: Set<DeviceID>) async throws(StoreError) -> [DeviceID: DeviceRecord] {
-        try await base.loadDevices(ids)
+    func loadDevices(_ ids: Set<DeviceID>, account: AccountID) async throws(StoreError) -> TakenOverDevices {
+        try await base.loadDevices(ids, account: account)
     }
-    func loadFleet() async throws(StoreError) -> (contents: StoreContents, revision: Int64) { try await base.loadFleet() }
-    func loadFleetChanges(since revision: Int64) async throws(StoreError) -> FleetChanges? {
-        try await base.loadFleetChanges(since: revision)
+    func fleetRevision(account: AccountID) async throws(StoreError) -> Int64 { try await base.fleetRevision(account: account) }
+    func fleetRevisions() async throws(StoreError) -> [AccountID: Int64] { try await base.fleetRevisions() }
+    func loadFleet(account: AccountID) async throws(StoreError) -> (contents: StoreContents, revision: Int64) {
+        try await base.loadFleet(account: account)
     }
-    func post(_ events: [DeviceInboxEvent]) async throws(StoreError) { try await base.post(events) }
-    func takeInbox(for devices: Set<DeviceID>) async throws(StoreError) -> [InboxEntry] {
-        try await base.takeInbox(for: devices)
+    func loadFleetChanges(account: AccountID, since revision: Int64) async throws(StoreError) -> FleetChanges? {
+        try await base.loadFleetChanges(account: account, since: revision)
+    }
+    func post(_ events: [DeviceInboxEvent], account: AccountID) async throws(StoreError) {
+        try await base.post(events, account: account)
+    }
+    func takeInbox(for devices: Set<DeviceID>, account: AccountID) async throws(StoreError) -> [InboxEntry] {
+        try await base.takeInbox(for: devices, account: account)
     }
     func deleteInbox(_ ids: [Int64]) async throws(StoreError) { try await base.deleteInbox(ids) }
 }
