@@ -49,6 +49,15 @@ public actor PostgresCoordinator: FleetCoordinator {
 
     public nonisolated func releaseAll() async throws(StoreError) { try await leases.releaseAll() }
 
+    public func isKnown(_ device: LeasedDevice) throws(StoreError) -> Bool {
+        var isKnown = false
+        try connection.run(
+            "SELECT 1 FROM device_leases WHERE account_id = ?1 AND device_id = ?2",
+            [.text(device.account.rawValue), .text(device.device.rawValue)]
+        ) { _ in isKnown = true }
+        return isKnown
+    }
+
     /// Reads `ids` a batch at a time: one statement for a batch's devices and tokens, one for their
     /// retired channels (an instance taking 10,000 devices over makes dozens of round trips, not 20,000).
     public func loadDevices(_ ids: Set<DeviceID>, account: AccountID) throws(StoreError) -> TakenOverDevices {

@@ -139,6 +139,9 @@ public protocol FleetCoordinator: Sendable {
     func claimNew(_ device: LeasedDevice, ttl: Double) async throws(StoreError) -> Bool
     /// Gives up every lease at once (graceful shutdown): the others take the devices at their next round.
     func releaseAll() async throws(StoreError)
+    /// Whether `device` is known to any instance (it has a lease row: every stored device has one), so a
+    /// write for it taken here can be queued for its owner instead of answered 404.
+    func isKnown(_ device: LeasedDevice) async throws(StoreError) -> Bool
     /// The stored records of `account`'s devices `ids` (missing ones are absent) and their retired channels.
     func loadDevices(_ ids: Set<DeviceID>, account: AccountID) async throws(StoreError) -> TakenOverDevices
     /// `account`'s fleet revision now.

@@ -54,9 +54,13 @@ extension ControlPlaneService {
         return .putRetiredChannelsOf(devices: devices, channels: channels)
     }
 
-    /// Whether another instance drives `deviceId` (or none yet): its writes go to the owner's inbox.
-    func isDrivenElsewhere(_ deviceId: DeviceID) -> Bool {
-        dependencies.coordinator != nil && !coordination.held.contains(deviceId)
+    /// Whether this account has `deviceId` and another instance drives it (or none yet): its writes go to
+    /// the owner's inbox. A device the account does not have is nobody's (a 404, whoever asks).
+    func isDrivenElsewhere(_ deviceId: DeviceID) async throws(ServiceError) -> Bool {
+        guard let coordinator = dependencies.coordinator, !coordination.held.contains(deviceId) else { return false }
+        do { return try await coordinator.shared.isKnown(LeasedDevice(coordinator.account, deviceId)) } catch {
+            throw .store(error)
+        }
     }
 
     // MARK: what the lease director tells this account
