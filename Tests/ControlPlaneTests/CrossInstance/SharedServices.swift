@@ -154,6 +154,7 @@ final class NoticeDroppingCoordinator: FleetCoordinator {
         try await base.claimNew(device, ttl: ttl)
     }
     func releaseAll() async throws(StoreError) { try await base.releaseAll() }
+    func isKnown(_ device: LeasedDevice) async throws(StoreError) -> Bool { try await base.isKnown(device) }
     func loadDevices(_ ids: Set<DeviceID>, account: AccountID) async throws(StoreError) -> TakenOverDevices {
         try await base.loadDevices(ids, account: account)
     }
