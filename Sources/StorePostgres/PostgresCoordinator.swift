@@ -32,6 +32,10 @@ public actor PostgresCoordinator: FleetCoordinator {
 
     public nonisolated func notices() -> AsyncStream<CoordinationNotice> { listener.notices }
 
+    /// Whether this instance hears the others' notifications now (its LISTEN is in place). Until then it
+    /// learns of their changes at its lease rounds only.
+    public nonisolated var isListening: Bool { listener.isListening }
+
     /// Stops listening (the thread closes its connection within a poll period).
     public nonisolated func shutdown() { listener.stop() }
 
@@ -140,6 +144,19 @@ public actor PostgresCoordinator: FleetCoordinator {
             ) { row in
                 changes.hosts[HostID(row.text(0))] =
                     row.isNull(1) ? .some(nil) : HostHeartbeat(lastSeen: row.real(1), ttlSeconds: row.real(2))
+            }
+            try connection.run(
+                "SELECT changed.key, questions.question FROM (SELECT DISTINCT key FROM fleet_changes "
+                    + "WHERE account_id = ?3 AND revision > ?1 AND writer <> ?2 AND kind = 'question') AS changed "
+                    + "LEFT JOIN questions ON questions.id = changed.key AND questions.account_id = ?3",
+                others
+            ) { row throws(StoreError) in
+                let question = try row.optionalText(1).map { text throws(StoreError) in
+                    do { return try decoder.decode(Question.self, from: Data(text.utf8)) } catch {
+                        throw StoreError(operation: "read question \(row.text(0))", message: "\(error)")
+                    }
+                }
+                changes.questions[QuestionID(row.text(0))] = .some(question)
             }
             return changes
         }

@@ -73,7 +73,7 @@ public enum CoordinationNotice: Hashable, Sendable {
     case resumed
 }
 
-/// The sessions and hosts other instances changed after a fleet revision, each as it is now.
+/// The sessions, hosts and questions other instances changed after a fleet revision, each as it is now.
 public struct FleetChanges: Hashable, Sendable {
     /// The fleet's revision these changes bring a reader up to.
     public var revision: Int64
@@ -81,12 +81,21 @@ public struct FleetChanges: Hashable, Sendable {
     public var sessions: [SessionID: SessionReport?]
     /// Each changed host's heartbeat now; nil: gone.
     public var hosts: [HostID: HostHeartbeat?]
+    /// Each changed question now (asked, answered, expired, cancelled); nil: forgotten.
+    public var questions: [QuestionID: Question?]
 
-    public init(revision: Int64, sessions: [SessionID: SessionReport?] = [:], hosts: [HostID: HostHeartbeat?] = [:]) {
+    public init(
+        revision: Int64, sessions: [SessionID: SessionReport?] = [:], hosts: [HostID: HostHeartbeat?] = [:],
+        questions: [QuestionID: Question?] = [:]
+    ) {
         self.revision = revision
         self.sessions = sessions
         self.hosts = hosts
+        self.questions = questions
     }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { sessions.isEmpty && hosts.isEmpty && questions.isEmpty }
 }
 
 /// Devices taken over, as stored: their records and the channels they retired whose deletion APNs has

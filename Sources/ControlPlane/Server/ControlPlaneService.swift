@@ -66,7 +66,8 @@ public actor ControlPlaneService {
     var watcher: Watcher
     var fleet = FleetSnapshot()
     /// The last `LFG-Report-Seq` taken per session (``ReportSequence``), in memory: after a restart the
-    /// first numbered report is taken whatever its number.
+    /// first numbered report is taken whatever its number. Unused when sharing a database: the store keeps
+    /// the numbers then (``StoreWrite/takeReportSeq(_:_:)``), so the order holds across instances.
     var reportSeqs: [SessionID: Int] = [:]
     /// Session changes waiting to be committed as one group, and their answers (group commit).
     var sessionChanges = SessionChangeQueue()
