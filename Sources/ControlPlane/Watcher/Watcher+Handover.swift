@@ -12,7 +12,12 @@ extension Watcher {
     /// Stops driving `ids` (their leases are given up or lost): their boxes leave, nothing is written;
     /// the store keeps what they last committed for the next owner to load.
     public mutating func releaseDevices(_ ids: Set<DeviceID>) {
-        for deviceId in ids { boxes[deviceId] = nil }
+        for deviceId in ids {
+            boxes[deviceId] = nil
+            views.index(deviceId, reading: nil, guards: guards)
+            deviceWakes.schedule(deviceId, at: nil)
+        }
+        dirtyDevices.subtract(ids)
         sortedDevices.removeAll { ids.contains($0) }
     }
 }
