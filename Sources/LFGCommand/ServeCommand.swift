@@ -88,6 +88,8 @@ struct ServeParts: Sendable {
     /// per-device leases take its place (several instances share the database).
     let lock: HomeLock?
     let coordinator: PostgresCoordinator?
+    /// The lease rounds over every account's devices (with `LFG_DATABASE_URL`).
+    let director: LeaseDirector?
     /// A line on stderr (`lfg serve: ...`).
     let reportProblem: @Sendable (String) -> Void
     let sender: HTTP2PushSender?
@@ -122,38 +124,39 @@ struct ServeParts: Sendable {
         let decisionLog = try DecisionLogFile(path: logPath)
         let (gateway, sender) = try makeGateway(config)
         let notifier = questionNotifier(config, sender: sender)
+        // Sharing a database, the instance's leases cover every account's devices (``LeaseDirector``).
+        let leases = InstanceLeases()
         // Every account's service alike, over its own store handle and its own decision log.
-        let dependencies = { @Sendable (accountStore: any Store, log: any DecisionLogSink) in
-            ControlPlaneService.Dependencies(
+        let dependencies = { @Sendable (account: AccountID, accountStore: any Store, log: any DecisionLogSink) in
+            var dependencies = ControlPlaneService.Dependencies(
                 store: accountStore, gateway: gateway, decisionLog: log, policy: config.cardPolicy,
                 tickInterval: .milliseconds(config.tickMilliseconds), reportProblem: reportProblem,
                 questionNotifier: notifier, questionLifetime: Double(config.questionLifetimeSeconds),
                 alertSealing: HPKEAlertSealing())
+            dependencies.coordinator = coordinator.map { AccountCoordinator(account: account, shared: $0, leases: leases) }
+            dependencies.leaseTTL = Double(config.leaseTTLMilliseconds) / 1000
+            return dependencies
         }
-        var ownerDependencies = dependencies(store.scoped(to: .owner), decisionLog)
-        ownerDependencies.coordinator = coordinator
+        var ownerDependencies = dependencies(.owner, store.scoped(to: .owner), decisionLog)
         if store is PostgresStore { ownerDependencies.databaseRoundTrips = { PostgresRoundTrips.total } }
-        ownerDependencies.leaseTTL = Double(config.leaseTTLMilliseconds) / 1000
-        ownerDependencies.leaseInterval = .milliseconds(config.leaseTTLMilliseconds / 3)
         let service = ControlPlaneService(
             ownerDependencies,
             gate: gate(config, port: port, lock: .notTried),
             recentLog: DecisionLogFile.tail(path: logPath, limit: 1000))
         try await service.start()
-        // Accounts' services have no leases yet: on a shared database every instance would drive every
-        // account's devices, so accounts are served only on the home's own SQLite store for now.
-        let accountsUnavailable = coordinator == nil
-            ? nil : "accounts are not served on a shared PostgreSQL database yet (LFG_DATABASE_URL); use the home's SQLite store"
-        let accounts = AccountDirectory(owner: service, store: store, unavailable: accountsUnavailable) { account, accountStore in
+        let accounts = AccountDirectory(owner: service, store: store) { account, accountStore in
             let path = try HomeFiles.accountLog(home, account: account.rawValue)
             let log = try DecisionLogFile(path: path, reportProblem: { reportProblem("account \(account): \($0)") })
             return ControlPlaneService(
-                dependencies(accountStore, log), gate: gate(config, port: port, lock: .notTried),
+                dependencies(account, accountStore, log), gate: gate(config, port: port, lock: .notTried),
                 recentLog: DecisionLogFile.tail(path: path, limit: 1000))
         }
         do { try await accounts.start() } catch { throw CommandFailure("cannot open the accounts: \(error)") }
-        if let accountsUnavailable, !accounts.listings.isEmpty {
-            reportProblem("\(accounts.listings.count) accounts not served: \(accountsUnavailable)")
+        let director = coordinator.map { coordinator in
+            LeaseDirector(
+                coordinator: coordinator, leases: leases, accounts: accounts,
+                ttl: Double(config.leaseTTLMilliseconds) / 1000, interval: .milliseconds(config.leaseTTLMilliseconds / 3),
+                reportProblem: reportProblem)
         }
         // Reports `lfg hook` could not deliver while the server was down, in order, before new ones.
         let intake = await HookSpoolIntake.drain(home: home, into: service)
@@ -184,7 +187,7 @@ struct ServeParts: Sendable {
         await accounts.configure(gate: pushGate, serverURL: serverURL)
         return ServeParts(
             service: service, accounts: accounts, server: server, port: boundPort, loginCode: loginCode, gateReason: pushGate.reason(),
-            lock: lock, coordinator: coordinator, reportProblem: reportProblem, sender: sender)
+            lock: lock, coordinator: coordinator, director: director, reportProblem: reportProblem, sender: sender)
     }
 
     /// PostgreSQL when `LFG_DATABASE_URL` is set, else the home's SQLite file.
@@ -230,17 +233,19 @@ struct ServeParts: Sendable {
         let server = server
         let service = service
         let accounts = accounts
+        let director = director
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.run() }
             group.addTask { await service.run() }
             group.addTask { await accounts.run() }
+            if let director { group.addTask { await director.run() } }
             group.addTask { await signals.wait() }
             if let companion { group.addTask { await companion() } }
             _ = await group.next()
             group.cancelAll()
         }
         // Graceful handover: the leases are given up now, not left to expire.
-        if let count = await service.handOver() { reportProblem("handed \(count) device leases over") }
+        if let count = await director?.handOver() { reportProblem("handed \(count) device leases over") }
         coordinator?.shutdown()
         for tenant in accounts.allTenants { tenant.service.events.finishAll() }
         sender?.shutdown()

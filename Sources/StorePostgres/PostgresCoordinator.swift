@@ -4,9 +4,10 @@ import Foundation
 import HTTPTypes
 import StoreSQL
 
-/// Several `lfg serve` instances on one PostgreSQL database (contract 8.4): device leases in a table
-/// claimed with `FOR UPDATE SKIP LOCKED`, expiring on the database's clock; device writes queued in
-/// `device_inbox` for the owner; LISTEN/NOTIFY to wake instances, with the lease round as the fallback.
+/// Several `lfg serve` instances on one PostgreSQL database (contract 8.4), for every account on it:
+/// device leases in a table claimed with `FOR UPDATE SKIP LOCKED`, expiring on the database's clock;
+/// device writes queued in `device_inbox` for the owner; LISTEN/NOTIFY to wake instances, with the lease
+/// round as the fallback.
 ///
 /// Leases have a connection of their own (``PostgresLeases``), so a renewal never queues behind the
 /// store's commits or this coordinator's loads (loading thousands of devices taken over must not cost
@@ -34,42 +35,71 @@ public actor PostgresCoordinator: FleetCoordinator {
     /// Stops listening (the thread closes its connection within a poll period).
     public nonisolated func shutdown() { listener.stop() }
 
-    public nonisolated func leaseRound(ttl: Double, releasing: Set<DeviceID>) async throws(StoreError) -> LeaseRound {
+    public nonisolated func leaseRound(ttl: Double, releasing: Set<LeasedDevice>) async throws(StoreError) -> LeaseRound {
         try await leases.round(ttl: ttl, releasing: releasing)
     }
 
-    public nonisolated func claimNew(_ deviceId: DeviceID, ttl: Double) async throws(StoreError) -> Bool {
-        try await leases.claimNew(deviceId, ttl: ttl)
+    public nonisolated func claimNew(_ device: LeasedDevice, ttl: Double) async throws(StoreError) -> Bool {
+        try await leases.claimNew(device, ttl: ttl)
     }
 
     public nonisolated func releaseAll() async throws(StoreError) { try await leases.releaseAll() }
 
-    public func loadDevices(_ ids: Set<DeviceID>) throws(StoreError) -> [DeviceID: DeviceRecord] {
+    /// Reads `ids` a batch at a time: one statement for a batch's devices and tokens, one for their
+    /// retired channels (an instance taking 10,000 devices over makes dozens of round trips, not 20,000).
+    public func loadDevices(_ ids: Set<DeviceID>, account: AccountID) throws(StoreError) -> TakenOverDevices {
         try connection.transaction { () throws(StoreError) in
-            var records: [DeviceID: DeviceRecord] = [:]
-            for deviceId in ids.sorted() { records[deviceId] = try StoreTables.loadDevice(connection, account: .owner, deviceId) }
-            return records
+            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            var loaded = TakenOverDevices()
+            for batch in ids.sorted().chunked(into: Self.loadBatch) {
+                let names: [SQLValue] = [.text(FleetChangeLog.arrayLiteral(batch.map(\.rawValue)))]
+                let records = try StoreTables.loadDevices(
+                    connection, account: account, where: "device_id = ANY(?2::text[])", names)
+                loaded.records.merge(records) { _, new in new }
+                loaded.retiredChannels += try StoreTables.loadRetiredChannels(
+                    connection, account: account, where: "device_id = ANY(?2::text[])", names)
+            }
+            return loaded
         }
     }
 
-    public func loadFleet() throws(StoreError) -> (contents: StoreContents, revision: Int64) {
+    /// Device ids per statement when loading devices taken over.
+    static let loadBatch = 1000
+
+    public func fleetRevision(account: AccountID) throws(StoreError) -> Int64 {
+        var revision: Int64 = 0
+        try connection.run(
+            "SELECT coalesce((SELECT value FROM fleet_revision WHERE account_id = ?1), 0)", [.text(account.rawValue)]
+        ) { row in revision = row.integer(0) }
+        return revision
+    }
+
+    public func fleetRevisions() throws(StoreError) -> [AccountID: Int64] {
+        var revisions: [AccountID: Int64] = [:]
+        try connection.run("SELECT account_id, value FROM fleet_revision", []) { row in
+            revisions[AccountID(row.text(0))] = row.integer(1)
+        }
+        return revisions
+    }
+
+    public func loadFleet(account: AccountID) throws(StoreError) -> (contents: StoreContents, revision: Int64) {
         try connection.transaction { () throws(StoreError) in
             // One snapshot: the revision read is the one these rows carry.
             try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            var revision: Int64 = 0
-            try connection.run("SELECT value FROM fleet_revision WHERE id = 1", []) { row in revision = row.integer(0) }
-            return (try StoreTables.loadShared(connection, account: .owner), revision)
+            let revision = try fleetRevision(account: account)
+            return (try StoreTables.loadShared(connection, account: account), revision)
         }
     }
 
-    public func loadFleetChanges(since revision: Int64) throws(StoreError) -> FleetChanges? {
+    public func loadFleetChanges(account: AccountID, since revision: Int64) throws(StoreError) -> FleetChanges? {
         try connection.transaction { () throws(StoreError) in
             // One snapshot: the revision read is the one the rows read carry.
             try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             var current: Int64 = 0
             var oldest: Int64?
             try connection.run(
-                "SELECT (SELECT value FROM fleet_revision WHERE id = 1), (SELECT min(revision) FROM fleet_changes)", []
+                "SELECT coalesce((SELECT value FROM fleet_revision WHERE account_id = ?1), 0), "
+                    + "(SELECT min(revision) FROM fleet_changes WHERE account_id = ?1)", [.text(account.rawValue)]
             ) { row in
                 current = row.integer(0)
                 oldest = row.isNull(1) ? nil : row.integer(1)
@@ -78,12 +108,11 @@ public actor PostgresCoordinator: FleetCoordinator {
             guard current > revision else { return changes }
             // Complete only while every revision after `revision` is still logged.
             guard let oldest, oldest <= revision + 1 else { return nil }
-            // The owner's fleet: instances coordinate it alone (its commits are the ones logged).
-            let others: [SQLValue] = [.integer(revision), .text(instance.rawValue), .text(AccountID.owner.rawValue)]
+            let others: [SQLValue] = [.integer(revision), .text(instance.rawValue), .text(account.rawValue)]
             let decoder = JSONDecoder()
             try connection.run(
                 "SELECT changed.key, sessions.report FROM (SELECT DISTINCT key FROM fleet_changes "
-                    + "WHERE revision > ?1 AND writer <> ?2 AND kind = 'session') AS changed "
+                    + "WHERE account_id = ?3 AND revision > ?1 AND writer <> ?2 AND kind = 'session') AS changed "
                     + "LEFT JOIN sessions ON sessions.sid = changed.key AND sessions.account_id = ?3",
                 others
             ) { row throws(StoreError) in
@@ -96,7 +125,7 @@ public actor PostgresCoordinator: FleetCoordinator {
             }
             try connection.run(
                 "SELECT changed.key, hosts.last_seen, hosts.ttl_seconds FROM (SELECT DISTINCT key FROM fleet_changes "
-                    + "WHERE revision > ?1 AND writer <> ?2 AND kind = 'host') AS changed "
+                    + "WHERE account_id = ?3 AND revision > ?1 AND writer <> ?2 AND kind = 'host') AS changed "
                     + "LEFT JOIN hosts ON hosts.host = changed.key AND hosts.account_id = ?3",
                 others
             ) { row in
@@ -107,8 +136,9 @@ public actor PostgresCoordinator: FleetCoordinator {
         }
     }
 
-    public func post(_ events: [DeviceInboxEvent]) throws(StoreError) {
+    public func post(_ events: [DeviceInboxEvent], account: AccountID) throws(StoreError) {
         guard !events.isEmpty else { return }
+        let owner = SQLValue.text(account.rawValue)
         try connection.transaction { () throws(StoreError) in
             for event in events {
                 let json: String
@@ -116,25 +146,31 @@ public actor PostgresCoordinator: FleetCoordinator {
                     throw StoreError(operation: "encode inbox event", message: "\(error)")
                 }
                 try connection.run(
-                    "INSERT INTO device_inbox (device_id, event) VALUES (?1, ?2)", [.text(event.deviceId.rawValue), .text(json)])
+                    "INSERT INTO device_inbox (account_id, device_id, event) VALUES (?1, ?2, ?3)",
+                    [owner, .text(event.deviceId.rawValue), .text(json)])
                 // A device no instance has held yet gets its lease row: the next round gives it an owner.
                 try connection.run(
-                    "INSERT INTO device_leases (device_id) VALUES (?1) ON CONFLICT (device_id) DO NOTHING",
-                    [.text(event.deviceId.rawValue)])
+                    "INSERT INTO device_leases (account_id, device_id) VALUES (?1, ?2) "
+                        + "ON CONFLICT (account_id, device_id) DO NOTHING",
+                    [owner, .text(event.deviceId.rawValue)])
             }
             for deviceId in Set(events.map(\.deviceId)).sorted() {
-                try connection.run("SELECT pg_notify(?1, ?2)", [.text(channels.inbox), .text(deviceId.rawValue)])
+                try connection.run(
+                    "SELECT pg_notify(?1, ?2)",
+                    [.text(channels.inbox), .text(CoordinationChannels.inboxPayload(LeasedDevice(account, deviceId)))])
             }
         }
     }
 
-    public func takeInbox(for devices: Set<DeviceID>) throws(StoreError) -> [InboxEntry] {
+    public func takeInbox(for devices: Set<DeviceID>, account: AccountID) throws(StoreError) -> [InboxEntry] {
         guard !devices.isEmpty else { return [] }
         var entries: [InboxEntry] = []
         let decoder = JSONDecoder()
-        // One query for the lot: the inbox is usually empty, and a round must stay cheap at 10,000 devices.
+        // One query for the account's lot: its inbox is usually empty.
         var undecodable: [Int64] = []
-        try connection.run("SELECT id, device_id, event FROM device_inbox ORDER BY id", []) { row in
+        try connection.run(
+            "SELECT id, device_id, event FROM device_inbox WHERE account_id = ?1 ORDER BY id", [.text(account.rawValue)]
+        ) { row in
             guard devices.contains(DeviceID(row.text(1))) else { return }
             if let event = try? decoder.decode(DeviceInboxEvent.self, from: Data(row.text(2).utf8)) {
                 entries.append(InboxEntry(id: row.integer(0), event: event))
@@ -151,8 +187,8 @@ public actor PostgresCoordinator: FleetCoordinator {
 
     public func deleteInbox(_ ids: [Int64]) throws(StoreError) {
         guard !ids.isEmpty else { return }
-        try connection.transaction { () throws(StoreError) in
-            for id in ids { try connection.run("DELETE FROM device_inbox WHERE id = ?1", [.integer(id)]) }
-        }
+        try connection.run(
+            "DELETE FROM device_inbox WHERE id = ANY(?1::bigint[])",
+            [.text("{" + ids.map(String.init).joined(separator: ",") + "}")])
     }
 }

@@ -50,10 +50,8 @@ final class PostgresListener: Sendable {
                     isFirst = false
                 }
                 for notification in try connection!.awaitNotifications(milliseconds: Self.pollMilliseconds) {
-                    switch notification.channel {
-                    case channels.fleet: continuation.yield(.fleetChanged)
-                    case channels.inbox: continuation.yield(.inboxPosted(DeviceID(notification.payload)))
-                    default: break
+                    if let notice = channels.notice(notification.channel, notification.payload) {
+                        continuation.yield(notice)
                     }
                 }
             } catch {
@@ -70,20 +68,40 @@ final class PostgresListener: Sendable {
     ) throws(StoreError) -> PostgresConnection {
         let connection: PostgresConnection
         if let old, old.reopen() { connection = old } else { connection = try PostgresConnection(url: url, options: options) }
-        try connection.execute("LISTEN \(channels.fleet); LISTEN \(channels.inbox)")
+        try connection.execute("LISTEN \(channels.fleet); LISTEN \(channels.inbox); LISTEN \(channels.accounts)")
         return connection
     }
 }
 
-/// The NOTIFY channels of one schema (channels are per database, so tests in their own schemas stay apart).
+/// The NOTIFY channels of one schema (channels are per database, so tests in their own schemas stay apart),
+/// and their payloads: written and read here only.
 struct CoordinationChannels: Sendable {
-    /// Sessions, hosts or questions changed (empty payload).
+    /// An account's sessions, hosts or questions changed (payload: "<account> <revision>").
     let fleet: String
-    /// A device write was queued (payload: the device id).
+    /// A device write was queued (payload: "<account> <device id>").
     let inbox: String
+    /// An account was made or revoked (payload: the account).
+    let accounts: String
 
     init(schema: String) {
         fleet = "lfg_fleet_" + schema
         inbox = "lfg_inbox_" + schema
+        accounts = "lfg_accounts_" + schema
+    }
+
+    /// The inbox payload for `device` (account names never hold a space; device ids may).
+    static func inboxPayload(_ device: LeasedDevice) -> String { "\(device.account) \(device.device)" }
+
+    /// What a notification on `channel` says; nil for a channel or payload this version does not know.
+    func notice(_ channel: String, _ payload: String) -> CoordinationNotice? {
+        let account = payload.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        switch channel {
+        case fleet: return account.first.map { .fleetChanged(AccountID(String($0))) }
+        case inbox:
+            guard account.count == 2 else { return nil }
+            return .inboxPosted(LeasedDevice(AccountID(String(account[0])), DeviceID(String(account[1]))))
+        case accounts: return .accountsChanged
+        default: return nil
+        }
     }
 }

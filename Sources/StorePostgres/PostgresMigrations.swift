@@ -100,7 +100,7 @@ public enum PostgresMigrations {
     ]
 
     /// Tables only instances sharing one database need (no SQLite twin): who is alive, who drives which
-    /// device until when, device writes queued for their owner, and the shared fleet's revision.
+    /// device until when, device writes queued for their owner, and each account's fleet revision.
     /// Recorded in `lfg_migrations` like the rest, under names of their own. Append only.
     public static let coordination: [StoreMigration] = [
         StoreMigration(
@@ -125,6 +125,32 @@ public enum PostgresMigrations {
                 id BIGSERIAL PRIMARY KEY, revision BIGINT NOT NULL, writer TEXT NOT NULL, kind TEXT NOT NULL,
                 key TEXT NOT NULL);
             CREATE INDEX fleet_changes_by_revision ON fleet_changes (revision);
+            """
+        ),
+        StoreMigration(
+            // Accounts on a shared database (contract 8.4): leases, queued writes and fleet revisions are
+            // per account (device ids are the phones' own, so two accounts may share one); the rows
+            // written before are the owner's, and every stored device of any account gets its lease row.
+            "coordination_002_accounts",
+            """
+            ALTER TABLE device_leases ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE device_leases ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE device_leases DROP CONSTRAINT device_leases_pkey, ADD PRIMARY KEY (account_id, device_id);
+            INSERT INTO device_leases (account_id, device_id) SELECT account_id, device_id FROM devices
+                ON CONFLICT (account_id, device_id) DO NOTHING;
+            ALTER TABLE device_inbox ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE device_inbox ALTER COLUMN account_id DROP DEFAULT;
+            DROP INDEX device_inbox_by_device;
+            CREATE INDEX device_inbox_by_device ON device_inbox (account_id, device_id, id);
+            ALTER TABLE fleet_revision ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE fleet_revision ALTER COLUMN account_id DROP DEFAULT;
+            ALTER TABLE fleet_revision DROP CONSTRAINT fleet_revision_pkey;
+            ALTER TABLE fleet_revision DROP COLUMN id;
+            ALTER TABLE fleet_revision ADD PRIMARY KEY (account_id);
+            ALTER TABLE fleet_changes ADD COLUMN account_id TEXT NOT NULL DEFAULT 'owner';
+            ALTER TABLE fleet_changes ALTER COLUMN account_id DROP DEFAULT;
+            DROP INDEX fleet_changes_by_revision;
+            CREATE INDEX fleet_changes_by_revision ON fleet_changes (account_id, revision);
             """
         ),
     ]

@@ -59,39 +59,39 @@ public actor PostgresStore: AccountStore {
         guard !writes.isEmpty else { return }
         try connection.transaction { () throws(StoreError) in
             try StoreTables.apply(writes, account: account, to: connection)
-            // Instances coordinate the owner's fleet only (accounts are not served on a shared database yet).
-            if account == .owner {
-                try Self.noteShared(
-                    writes, writer: instance, keeping: changeLogRevisions, on: connection,
-                    channels: CoordinationChannels(schema: schema))
-            }
+            try Self.noteShared(
+                writes, account: account, writer: instance, keeping: changeLogRevisions, on: connection,
+                channels: CoordinationChannels(schema: schema))
         }
     }
 
-    /// Tells every instance sharing the database that the shared fleet changed, in one round trip of the
-    /// commit's transaction: the revision moves on (so a reader that missed the notification sees it
-    /// moved), what changed is logged under it (``FleetChangeLog``; revisions no instance can need any
-    /// more are forgotten), and the NOTIFY is delivered when the transaction commits, never before.
+    /// Tells every instance sharing the database that `account`'s fleet changed, in one round trip of the
+    /// commit's transaction: the account's revision moves on (so a reader that missed the notification
+    /// sees it moved), what changed is logged under it (``FleetChangeLog``; revisions no instance can need
+    /// any more are forgotten), and the NOTIFY is delivered when the transaction commits, never before.
+    /// Each account has its own revision row, so accounts' commits never wait for each other's.
     static func noteShared(
-        _ writes: [StoreWrite], writer: InstanceID, keeping revisions: Int64, on connection: PostgresConnection,
-        channels: CoordinationChannels
+        _ writes: [StoreWrite], account: AccountID, writer: InstanceID, keeping revisions: Int64,
+        on connection: PostgresConnection, channels: CoordinationChannels
     ) throws(StoreError) {
         let changes = FleetChangeLog.entries(of: writes)
         guard !changes.isEmpty else { return }
         try connection.run(
             """
-            WITH bumped AS (UPDATE fleet_revision SET value = value + 1 WHERE id = 1 RETURNING value),
+            WITH bumped AS (
+                INSERT INTO fleet_revision (account_id, value) VALUES (?6, 1)
+                ON CONFLICT (account_id) DO UPDATE SET value = fleet_revision.value + 1 RETURNING value),
             logged AS (
-                INSERT INTO fleet_changes (revision, writer, kind, key)
-                SELECT bumped.value, ?1, change.kind, change.key
+                INSERT INTO fleet_changes (account_id, revision, writer, kind, key)
+                SELECT ?6, bumped.value, ?1, change.kind, change.key
                 FROM bumped, unnest(?2::text[], ?3::text[]) AS change(kind, key)),
-            pruned AS (DELETE FROM fleet_changes WHERE revision <= (SELECT value FROM bumped) - ?4)
-            SELECT pg_notify(?5, (SELECT value FROM bumped)::text)
+            pruned AS (DELETE FROM fleet_changes WHERE account_id = ?6 AND revision <= (SELECT value FROM bumped) - ?4)
+            SELECT pg_notify(?5, ?6 || ' ' || (SELECT value FROM bumped)::text)
             """,
             [
                 .text(writer.rawValue), .text(FleetChangeLog.arrayLiteral(changes.map(\.kind))),
                 .text(FleetChangeLog.arrayLiteral(changes.map(\.key))), .integer(revisions),
-                .text(channels.fleet),
+                .text(channels.fleet), .text(account.rawValue),
             ])
     }
 
@@ -102,7 +102,30 @@ public actor PostgresStore: AccountStore {
     public func accounts() throws(StoreError) -> [AccountRecord] { try AccountTable.load(connection) }
 
     public func putAccount(_ record: AccountRecord) throws(StoreError) {
-        try connection.transaction { () throws(StoreError) in try AccountTable.put(record, connection) }
+        try connection.transaction { () throws(StoreError) in
+            try AccountTable.put(record, connection)
+            if record.isRevoked {
+                // Revoked: no instance drives its devices any more, and nothing queued for them is applied.
+                let account: [SQLValue] = [.text(record.id.rawValue)]
+                try connection.run("DELETE FROM device_leases WHERE account_id = ?1", account)
+                try connection.run("DELETE FROM device_inbox WHERE account_id = ?1", account)
+            }
+            try noteAccountsChanged(record.id)
+        }
+    }
+
+    public func addAccount(_ record: AccountRecord) throws(StoreError) -> Bool {
+        try connection.transaction { () throws(StoreError) in
+            guard try AccountTable.add(record, connection) else { return false }
+            try noteAccountsChanged(record.id)
+            return true
+        }
+    }
+
+    /// Wakes the other instances to open or stop `account` (delivered when the transaction commits).
+    private func noteAccountsChanged(_ account: AccountID) throws(StoreError) {
+        try connection.run(
+            "SELECT pg_notify(?1, ?2)", [.text(CoordinationChannels(schema: schema).accounts), .text(account.rawValue)])
     }
 
     static func migrate(_ connection: PostgresConnection, schema: String, now: UnixTime) throws(StoreError) {

@@ -32,12 +32,25 @@ public enum AccountTable {
     /// Inserts or replaces `record`, by name.
     public static func put(_ record: AccountRecord, _ database: some SQLDatabase) throws(StoreError) {
         try database.run(
-            "INSERT INTO accounts (name, token_id, secret_hash, created_at, revoked_at) VALUES (?1, ?2, ?3, ?4, ?5) "
-                + "ON CONFLICT (name) DO UPDATE SET token_id = excluded.token_id, secret_hash = excluded.secret_hash, "
+            insert + "ON CONFLICT (name) DO UPDATE SET token_id = excluded.token_id, secret_hash = excluded.secret_hash, "
                 + "created_at = excluded.created_at, revoked_at = excluded.revoked_at",
-            [
-                .text(record.id.rawValue), .text(record.tokenId), .text(record.secretHash), .real(record.createdAt),
-                record.revokedAt.map { .real($0) } ?? .null,
-            ])
+            values(record))
+    }
+
+    /// Inserts `record` unless an account of its name exists; true when inserted.
+    public static func add(_ record: AccountRecord, _ database: some SQLDatabase) throws(StoreError) -> Bool {
+        var isInserted = false
+        try database.run(insert + "ON CONFLICT (name) DO NOTHING RETURNING name", values(record)) { _ in isInserted = true }
+        return isInserted
+    }
+
+    private static let insert =
+        "INSERT INTO accounts (name, token_id, secret_hash, created_at, revoked_at) VALUES (?1, ?2, ?3, ?4, ?5) "
+
+    private static func values(_ record: AccountRecord) -> [SQLValue] {
+        [
+            .text(record.id.rawValue), .text(record.tokenId), .text(record.secretHash), .real(record.createdAt),
+            record.revokedAt.map { .real($0) } ?? .null,
+        ]
     }
 }

@@ -39,4 +39,8 @@ public actor SQLiteStore: AccountStore {
     public func putAccount(_ record: AccountRecord) throws(StoreError) {
         try connection.transaction { () throws(StoreError) in try AccountTable.put(record, connection) }
     }
+
+    public func addAccount(_ record: AccountRecord) throws(StoreError) -> Bool {
+        try connection.transaction { () throws(StoreError) in try AccountTable.add(record, connection) }
+    }
 }

@@ -16,7 +16,7 @@ struct FleetChangesTests {
         let coordinator = try PostgresCoordinator(store: mine)
         defer { coordinator.shutdown() }
 
-        let start = try #require(try await coordinator.loadFleetChanges(since: 0))
+        let start = try #require(try await coordinator.loadFleetChanges(account: .owner, since: 0))
         #expect(start == FleetChanges(revision: 0))
         try await other.commit([.putSession("s1", SessionReport(title: "One", busy: true))])
         try await mine.commit([.putSession("mine-1", SessionReport(title: "Mine"))])
@@ -25,19 +25,19 @@ struct FleetChangesTests {
         try await other.commit([.putHost("laptop", HostHeartbeat(lastSeen: 5, ttlSeconds: 30))])
         try await other.commit([.deleteSession("s2")])
 
-        let changes = try #require(try await coordinator.loadFleetChanges(since: 0))
+        let changes = try #require(try await coordinator.loadFleetChanges(account: .owner, since: 0))
         #expect(changes.revision == 6)
         // Each session as it is now (s1's second report, s2 gone); this instance's own commit left out.
         #expect(changes.sessions == ["s1": SessionReport(title: "One again", busy: true), "s2": SessionReport?.none])
         #expect(changes.hosts == ["laptop": HostHeartbeat(lastSeen: 5, ttlSeconds: 30)])
         // From a later revision, only what came after it.
-        let later = try #require(try await coordinator.loadFleetChanges(since: 4))
+        let later = try #require(try await coordinator.loadFleetChanges(account: .owner, since: 4))
         #expect(later.sessions == ["s2": SessionReport?.none])
         #expect(later.hosts == ["laptop": HostHeartbeat(lastSeen: 5, ttlSeconds: 30)])
-        #expect(try await coordinator.loadFleetChanges(since: 6) == FleetChanges(revision: 6))
+        #expect(try await coordinator.loadFleetChanges(account: .owner, since: 6) == FleetChanges(revision: 6))
         // Device writes are not the shared fleet: no revision, nothing logged.
         try await other.commit([.putDevice("phone", DeviceRecord())])
-        #expect(try await coordinator.loadFleetChanges(since: 6) == FleetChanges(revision: 6))
+        #expect(try await coordinator.loadFleetChanges(account: .owner, since: 6) == FleetChanges(revision: 6))
     }
 
     @Test("A reader further behind than the change log reaches is told to load the whole fleet")
@@ -49,8 +49,8 @@ struct FleetChangesTests {
         let coordinator = try PostgresCoordinator(store: try PostgresStore(url: url, schema: schema, instance: InstanceID("mine")))
         defer { coordinator.shutdown() }
         for index in 1...4 { try await other.commit([.putSession(SessionID("s\(index)"), SessionReport(title: "\(index)"))]) }
-        #expect(try await coordinator.loadFleetChanges(since: 1) == nil)
-        let recent = try #require(try await coordinator.loadFleetChanges(since: 2))
+        #expect(try await coordinator.loadFleetChanges(account: .owner, since: 1) == nil)
+        let recent = try #require(try await coordinator.loadFleetChanges(account: .owner, since: 2))
         #expect(recent.sessions == ["s3": SessionReport(title: "3"), "s4": SessionReport(title: "4")])
     }
 }

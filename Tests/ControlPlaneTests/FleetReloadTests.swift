@@ -11,14 +11,9 @@ import Testing
     func unchangedReportElsewhereCountsAsHeard() async throws {
         let time = ManualTime()
         let coordinator = ScriptedFleetCoordinator()
-        var dependencies = ControlPlaneService.Dependencies(
-            store: InMemoryStore(), gateway: ScriptedPushGateway.answeringEverything(status: 200),
-            decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock, clock: ManualClock(), tickInterval: .seconds(60))
-        dependencies.coordinator = coordinator
-        let service = ControlPlaneService(dependencies)
-        try await service.start()
-        let loop = Task { await service.run() }
-        defer { loop.cancel() }
+        let world = try await CoordinatedWorld(coordinator, clock: ManualClock(), wallClock: time.wallClock)
+        defer { world.stop() }
+        let service = world.service
         let report = SessionReport(title: "Build", busy: true)
 
         coordinator.announce(FleetChanges(revision: 1, sessions: ["s1": report]))
@@ -41,19 +36,19 @@ import Testing
     }
 }
 
-/// A coordinator whose other instances are the test: ``announce(_:)`` makes their next changes readable and
-/// sends the notification; it holds no devices.
-final class ScriptedFleetCoordinator: FleetCoordinator {
-    let instance = InstanceID("test")
+/// A coordinator whose other instances are the test: ``announce(_:)`` makes their next changes to the
+/// owner's fleet readable and sends the notification; it holds no devices.
+final class ScriptedFleetCoordinator: QuietCoordinator, @unchecked Sendable {
+    // @unchecked: every stored property is Sendable (a Mutex, a stream and its continuation).
     private let changes = Mutex<[FleetChanges]>([])
     private let stream = AsyncStream.makeStream(of: CoordinationNotice.self)
 
     func announce(_ next: FleetChanges) {
         changes.withLock { $0.append(next) }
-        stream.continuation.yield(.fleetChanged)
+        stream.continuation.yield(.fleetChanged(.owner))
     }
 
-    func loadFleetChanges(since revision: Int64) async throws(StoreError) -> FleetChanges? {
+    override func loadFleetChanges(account: AccountID, since revision: Int64) async throws(StoreError) -> FleetChanges? {
         changes.withLock { pending in
             let due = pending.filter { $0.revision > revision }
             guard let last = due.last else { return FleetChanges(revision: max(revision, 0)) }
@@ -63,18 +58,10 @@ final class ScriptedFleetCoordinator: FleetCoordinator {
         }
     }
 
-    func loadFleet() async throws(StoreError) -> (contents: StoreContents, revision: Int64) {
-        guard let all = try await loadFleetChanges(since: -1) else { return (StoreContents(), 0) }
+    override func loadFleet(account: AccountID) async throws(StoreError) -> (contents: StoreContents, revision: Int64) {
+        guard let all = try await loadFleetChanges(account: account, since: -1) else { return (StoreContents(), 0) }
         return (StoreContents(sessions: all.sessions.compactMapValues { $0 }), all.revision)
     }
-    func notices() -> AsyncStream<CoordinationNotice> { stream.stream }
-    func leaseRound(ttl: Double, releasing: Set<DeviceID>) async throws(StoreError) -> LeaseRound {
-        LeaseRound(held: [], gained: [], fleetRevision: 0, liveInstances: 1, fairShare: 0)
-    }
-    func claimNew(_ deviceId: DeviceID, ttl: Double) async throws(StoreError) -> Bool { false }
-    func releaseAll() async throws(StoreError) {}
-    func loadDevices(_ ids: Set<DeviceID>) async throws(StoreError) -> [DeviceID: DeviceRecord] { [:] }
-    func post(_ events: [DeviceInboxEvent]) async throws(StoreError) {}
-    func takeInbox(for devices: Set<DeviceID>) async throws(StoreError) -> [InboxEntry] { [] }
-    func deleteInbox(_ ids: [Int64]) async throws(StoreError) {}
+
+    override func notices() -> AsyncStream<CoordinationNotice> { stream.stream }
 }

@@ -12,16 +12,9 @@ import Testing
     func renewalDoesNotWaitForTakeover() async throws {
         let clock = ManualClock()
         let coordinator = SlowLoadCoordinator()
-        var dependencies = ControlPlaneService.Dependencies(
-            store: InMemoryStore(), gateway: ScriptedPushGateway.answeringEverything(status: 200),
-            decisionLog: InMemoryDecisionLog(), wallClock: ManualTime().wallClock, clock: clock, tickInterval: .seconds(60))
-        dependencies.coordinator = coordinator
-        dependencies.leaseTTL = 3
-        dependencies.leaseInterval = .seconds(1)
-        let service = ControlPlaneService(dependencies)
-        try await service.start()
-        let loop = Task { await service.run() }
-        defer { loop.cancel() }
+        let world = try await CoordinatedWorld(coordinator, clock: clock)
+        defer { world.stop() }
+        let service = world.service
 
         #expect(try await coordinator.rounds.next("the first lease round") == 1)
         try await coordinator.loadsStarted.next("loading the device the first round gained")
@@ -39,10 +32,10 @@ import Testing
     }
 }
 
-/// A coordinator in memory: every round holds "phone" (gained in the first); loading it waits until the
-/// test calls ``finishLoads()``.
-final class SlowLoadCoordinator: FleetCoordinator {
-    let instance = InstanceID("test")
+/// A coordinator in memory: every round holds the owner's "phone" (gained in the first); loading it
+/// waits until the test calls ``finishLoads()``.
+final class SlowLoadCoordinator: QuietCoordinator, @unchecked Sendable {
+    // @unchecked: every stored property is Sendable (inboxes, a Mutex).
     let rounds = Inbox<Int>()
     let loadsStarted = Inbox<Void>()
     private let loadsFinished = Inbox<Void>()
@@ -50,31 +43,23 @@ final class SlowLoadCoordinator: FleetCoordinator {
 
     func finishLoads() { loadsFinished.finish() }
 
-    func leaseRound(ttl: Double, releasing: Set<DeviceID>) async throws(StoreError) -> LeaseRound {
+    override func leaseRound(ttl: Double, releasing: Set<LeasedDevice>) async throws(StoreError) -> LeaseRound {
         let round = roundCount.withLock { count in
             count += 1
             return count
         }
         rounds.yield(round)
-        return LeaseRound(held: ["phone"], gained: round == 1 ? ["phone"] : [], fleetRevision: 0, liveInstances: 1, fairShare: 1)
+        let phone = LeasedDevice(.owner, "phone")
+        return LeaseRound(held: [phone], gained: round == 1 ? [phone] : [], liveInstances: 1, fairShare: 1)
     }
 
-    func loadDevices(_ ids: Set<DeviceID>) async throws(StoreError) -> [DeviceID: DeviceRecord] {
+    override func loadDevices(_ ids: Set<DeviceID>, account: AccountID) async throws(StoreError) -> TakenOverDevices {
         loadsStarted.yield(())
         // Returns when finished (nil), or fails the load after the limit: either way the test decides.
         do { _ = try await loadsFinished.next("the test finishing the load") } catch {
             throw StoreError(operation: "load devices", message: "\(error)")
         }
         let token = LiveActivityToken(kind: .update, env: .sandbox, hex: hexA, registeredAt: 0)
-        return ids.reduce(into: [:]) { records, id in records[id] = DeviceRecord(tokens: [token]) }
+        return TakenOverDevices(records: ids.reduce(into: [:]) { records, id in records[id] = DeviceRecord(tokens: [token]) })
     }
-
-    func claimNew(_ deviceId: DeviceID, ttl: Double) async throws(StoreError) -> Bool { false }
-    func releaseAll() async throws(StoreError) {}
-    func loadFleet() async throws(StoreError) -> (contents: StoreContents, revision: Int64) { (StoreContents(), 0) }
-    func loadFleetChanges(since revision: Int64) async throws(StoreError) -> FleetChanges? { FleetChanges(revision: 0) }
-    func post(_ events: [DeviceInboxEvent]) async throws(StoreError) {}
-    func takeInbox(for devices: Set<DeviceID>) async throws(StoreError) -> [InboxEntry] { [] }
-    func deleteInbox(_ ids: [Int64]) async throws(StoreError) {}
-    func notices() -> AsyncStream<CoordinationNotice> { AsyncStream { _ in } }
 }

@@ -14,6 +14,8 @@ final class ServeProcess: Sendable {
     /// Everything the process printed so far.
     final class OutputBuffer: Sendable {
         let text = Mutex("")
+        /// A wake-up per chunk printed (``waitUntilPrinted(_:within:)``).
+        let arrived = Inbox<Void>()
     }
 
     /// The `lfg` executable next to the test bundle.
@@ -42,6 +44,7 @@ final class ServeProcess: Sendable {
                 output += String(decoding: data, as: UTF8.self)
                 return output
             }
+            output.arrived.yield(())
             if data.isEmpty || text.contains(readyLine) {
                 ready.yield(())
                 if data.isEmpty { handle.readabilityHandler = nil }
@@ -84,6 +87,17 @@ final class ServeProcess: Sendable {
     }
 
     var printed: String { output.text.withLock { $0 } }
+
+    /// Waits (bounded) until the process has printed `text`.
+    func waitUntilPrinted(_ text: String, within limit: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + limit
+        while !printed.contains(text) {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero, try await output.arrived.next("'\(text)' printed", within: remaining) != nil else {
+                throw ServeProcessError(message: "gave up waiting for '\(text)'; it printed: \(printed)")
+            }
+        }
+    }
 
     /// Sends `signal` and waits for the process to exit; returns its status.
     @discardableResult

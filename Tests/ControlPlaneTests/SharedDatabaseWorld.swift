@@ -1,5 +1,6 @@
 import APNsMock
 import AsyncTesting
+import ControlPlane
 import Foundation
 import Synchronization
 import Testing
@@ -9,12 +10,22 @@ final class SharedDatabaseWorld: Sendable {
     let pushes: PushRecorder
     let instances: [ServeProcess]
     let homes: [String]
+    /// The token of each account made before the instances started, by name.
+    let accountTokens: [String: String]
 
-    init(instances count: Int, leaseTTLMilliseconds: Int = 1500) async throws {
+    /// - Parameter accounts: accounts made in the database before any instance starts.
+    init(instances count: Int, leaseTTLMilliseconds: Int = 1500, accounts: [String] = []) async throws {
         let url = try #require(PostgresTestDatabase.url)
         let schema = PostgresTestDatabase.freshSchema()
         // The schema is migrated once up front, so the instances start against a ready database.
-        _ = try PostgresTestDatabase.makeStore(schema: schema)
+        let store = try PostgresTestDatabase.makeStore(schema: schema)
+        var tokens: [String: String] = [:]
+        for name in accounts {
+            let (token, record) = AccountRecord.make(AccountID(name), now: 1)
+            #expect(try await store.addAccount(record))
+            tokens[name] = token
+        }
+        accountTokens = tokens
         pushes = try PushRecorder()
         var instances: [ServeProcess] = []
         var homes: [String] = []
@@ -43,10 +54,12 @@ final class SharedDatabaseWorld: Sendable {
         pushes.server.stop()
     }
 
-    /// Calls `instance` and requires a 2xx answer (an acknowledged write).
+    /// Calls `instance` (as the owner unless `token` says) and requires a 2xx answer (an acknowledged write).
     @discardableResult
-    func call(_ instance: Int, _ method: String, _ path: String, _ body: String = "") async throws -> [String: Any] {
-        let (status, object) = try await instances[instance].call(method, path, body, token: ServeProcessTests.token)
+    func call(
+        _ instance: Int, _ method: String, _ path: String, _ body: String = "", token: String = ServeProcessTests.token
+    ) async throws -> [String: Any] {
+        let (status, object) = try await instances[instance].call(method, path, body, token: token)
         guard (200..<300).contains(status) else {
             throw ServeProcessError(message: "\(method) \(path) on instance \(instance) answered \(status): \(object)")
         }

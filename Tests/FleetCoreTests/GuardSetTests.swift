@@ -10,6 +10,7 @@ struct GuardSetTests {
             "adopt-on-register", "sid-dedupe", "updated-at-excluded", "default-host-only", "push-port-gate",
             "max-rows", "ended-report-wins", "broadcast-channels", "stale-date", "renewal", "token-forgetting",
             "priority-budget", "channel-rotation", "no-news", "server-since", "newest-start-token",
+            "spare-budget",
         ])
     }
 

@@ -9,6 +9,7 @@ struct SimulateCommandTests {
         "adopt-on-register", "sid-dedupe", "updated-at-excluded", "default-host-only", "push-port-gate",
         "max-rows", "ended-report-wins", "broadcast-channels", "stale-date", "renewal", "token-forgetting",
         "priority-budget", "channel-rotation", "no-news", "server-since", "newest-start-token",
+        "spare-budget",
     ]
     static let scenarioNames = [
         "A", "B", "C", "D", "E", "F", "G", "multi-device", "idle-phone", "day", "eight-hours", "flapping", "swipe-away", "offline-start",

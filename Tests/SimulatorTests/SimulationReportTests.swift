@@ -47,6 +47,7 @@ import Testing
             "honestFraction", "lyingSeconds", "needsYouTransitions", "needsYouLate", "needsYouWorstSeconds",
             "priority10WorstHour", "longestCardlessActiveSeconds", "checkpoints", "oracleCorrectFraction",
             "oracleHonestFraction", "incorrectSecondsByCause", "dishonestSecondsByCause",
+            "deliveryBoundCorrectFraction", "deliveryBoundHonestFraction",
         ])
         #expect(metrics["simulatedSeconds"] as? Double == 900)
     }

@@ -28,6 +28,8 @@ public final class AccountDirectory: Sendable {
         var records: [AccountID: AccountRecord] = [:]
         /// Names being created (their store write is in flight), so two creates of one name cannot both win.
         var pending: Set<AccountID> = []
+        /// Accounts whose service is being opened (by a create or a refresh), so none is opened twice.
+        var opening: Set<AccountID> = []
         /// Which account holds a paired device's credential, learnt on first use.
         var credentialAccounts: [String: AccountID] = [:]
         var runs: [AccountID: Task<Void, Never>] = [:]
@@ -172,14 +174,16 @@ public final class AccountDirectory: Sendable {
             return taken
         }
         guard !taken else {
-            throw .invalid(
-                InputError(
-                    field: "name",
-                    message: "an account named '\(id)' exists (a revoked name stays taken: its rows are kept)"))
+            throw Self.nameTaken(id)
         }
         defer { state.withLock { _ = $0.pending.remove(id) } }
         let (token, record) = AccountRecord.make(id, now: wallClock.now)
-        do { try await store.putAccount(record) } catch { throw .store(error) }
+        // Insert only: another instance sharing the database may have made the name meanwhile.
+        let isAdded: Bool
+        do { isAdded = try await store.addAccount(record) } catch { throw .store(error) }
+        guard isAdded else {
+            throw Self.nameTaken(id)
+        }
         keep(record)
         try await open(id)
         return (token, AccountListing(record))
@@ -189,6 +193,8 @@ public final class AccountDirectory: Sendable {
     /// Its rows are kept. Revoking a revoked account changes nothing.
     public func revoke(_ name: String) async throws(ServiceError) -> AccountListing {
         let id = AccountID(name)
+        // Made on another instance sharing the database and not heard of here yet: look again.
+        if state.withLock({ $0.records[id] == nil }) { try await refresh() }
         guard var record = state.withLock({ $0.records[id] }) else {
             throw .notFound("no account '\(name)'; lfg accounts list shows them")
         }
@@ -197,17 +203,49 @@ public final class AccountDirectory: Sendable {
         record.revokedAt = wallClock.now
         do { try await store.putAccount(record) } catch { throw .store(error) }
         keep(record)
+        close(id)
+        return AccountListing(record)
+    }
+
+    /// Catches up with the accounts made or revoked elsewhere (other instances sharing the database):
+    /// opens the new live ones, stops the revoked ones.
+    public func refresh() async throws(ServiceError) {
+        guard let store else { return }
+        let records: [AccountRecord]
+        do { records = try await store.accounts() } catch { throw .store(error) }
+        for record in records {
+            let isPending = state.withLock { $0.pending.contains(record.id) }
+            guard !isPending else { continue }
+            keep(record)
+            if record.isRevoked { close(record.id) } else if tenant(record.id) == nil { try await open(record.id) }
+        }
+    }
+
+    private static func nameTaken(_ id: AccountID) -> ServiceError {
+        .invalid(
+            InputError(
+                field: "name", message: "an account named '\(id)' exists (a revoked name stays taken: its rows are kept)"))
+    }
+
+    /// Stops `id`'s service here: refused from its next call on, its open streams end. Its rows are kept.
+    private func close(_ id: AccountID) {
         let (tenant, run) = state.withLock { state in
             return (state.tenants.removeValue(forKey: id), state.runs.removeValue(forKey: id))
         }
         run?.cancel()
         tenant?.service.events.finishAll()
-        return AccountListing(record)
     }
 
     /// Makes, starts and keeps `id`'s service; runs it when the directory runs.
     private func open(_ id: AccountID) async throws(ServiceError) {
         guard let store, let makeService, unavailable == nil else { return }
+        let isOpening = state.withLock { state in
+            let isOpening = state.tenants[id] != nil || state.opening.contains(id)
+            if !isOpening { state.opening.insert(id) }
+            return isOpening
+        }
+        guard !isOpening else { return }
+        defer { state.withLock { _ = $0.opening.remove(id) } }
         let service: ControlPlaneService
         do { service = try makeService(id, store.scoped(to: id)) } catch {
             throw .store(StoreError(operation: "open account \(id)", message: "\(error)"))
@@ -219,6 +257,8 @@ public final class AccountDirectory: Sendable {
         do { try await service.start() } catch { throw .store(error) }
         let tenant = Tenant(id, service)
         let isRunning = state.withLock { state in
+            // Revoked while it opened: never served.
+            guard state.records[id]?.isRevoked != true else { return false }
             state.tenants[id] = tenant
             return state.isRunning
         }

@@ -18,9 +18,13 @@ extension APIRouter {
 
     /// The Prometheus text exposition of ``ControlPlaneService/metricsText()``.
     func metrics() async -> HTTPResponse {
-        HTTPResponse(
-            status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-            body: .bytes(Data(await accounts.owner.service.metricsText().utf8)))
+        var otherAccountsDriven = 0
+        for tenant in accounts.allTenants where tenant.account != .owner {
+            otherAccountsDriven += await tenant.service.devicesDriven
+        }
+        let text = await accounts.owner.service.metricsText(otherAccountsDriven: otherAccountsDriven)
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: .bytes(Data(text.utf8)))
     }
 }
 
@@ -35,11 +39,23 @@ extension ControlPlaneService {
         }
     }
 
+    /// How many devices this account's card watcher drives here.
+    public var devicesDriven: Int { watcher.deviceIds.count }
+
     /// Every metric as Prometheus text (format 0.0.4).
-    public func metricsText() -> String {
-        metrics.prometheusText(
+    /// - Parameter otherAccountsDriven: the devices the other accounts' services drive on this instance
+    ///   (`lfg_devices_driven` counts the instance's, every account's).
+    public func metricsText(otherAccountsDriven: Int = 0) -> String {
+        var metrics = metrics
+        var leasesHeld = heldDevices.count
+        if let leases = dependencies.coordinator?.leases {
+            // Leases are the instance's, over every account.
+            (leasesHeld, metrics.leasesGained, metrics.leasesLost, metrics.leasesShed) = leases.counts
+        }
+        return metrics.prometheusText(
             gauges: ServiceMetrics.Gauges(
-                devicesDriven: watcher.deviceIds.count, leasesHeld: heldDevices.count, eventStreams: events.subscriberCount, longPolls: questionWaiters.count,
+                devicesDriven: watcher.deviceIds.count + otherAccountsDriven, leasesHeld: leasesHeld,
+                eventStreams: events.subscriberCount, longPolls: questionWaiters.count,
                 isPushing: pushGateReason == nil && holdsFreshLeases),
             storeCommitSeconds: commitTimes.current, databaseRoundTrips: dependencies.databaseRoundTrips?())
     }

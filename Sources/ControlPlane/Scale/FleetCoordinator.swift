@@ -9,24 +9,53 @@ public struct InstanceID: RawRepresentable, Hashable, Sendable, CustomStringConv
     public var description: String { rawValue }
 }
 
-/// What one lease round left this instance holding.
+/// One account's device: what a lease is held on (device ids are the phones' own, so two accounts may
+/// have a device of the same id).
+public struct LeasedDevice: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var account: AccountID
+    public var device: DeviceID
+
+    public init(_ account: AccountID, _ device: DeviceID) {
+        self.account = account
+        self.device = device
+    }
+
+    public static func < (lhs: LeasedDevice, rhs: LeasedDevice) -> Bool {
+        (lhs.account.rawValue, lhs.device.rawValue) < (rhs.account.rawValue, rhs.device.rawValue)
+    }
+
+    public var description: String { account == .owner ? device.rawValue : "\(account)/\(device)" }
+}
+
+/// What one lease round left this instance holding, over every account.
 public struct LeaseRound: Hashable, Sendable {
     /// Every device this instance holds now (renewed or newly claimed).
-    public var held: Set<DeviceID>
+    public var held: Set<LeasedDevice>
     /// The devices claimed in this round: their records must be loaded before they are driven.
-    public var gained: Set<DeviceID>
-    /// The shared fleet's revision (bumped by every commit that changes sessions, hosts or questions):
-    /// a value other than the last one loaded means a notification was missed.
-    public var fleetRevision: Int64
+    public var gained: Set<LeasedDevice>
+    /// The sum of every account's fleet revision (each bumped by every commit that changes the account's
+    /// sessions, hosts or questions): a sum other than the last one seen means some account changed, and
+    /// a notification may have been missed.
+    public var fleetRevisionSum: Int64
+    /// Accounts made plus accounts revoked: another value than the last one seen means the accounts changed.
+    public var accountsStamp: Int64
+    /// Accounts with device writes queued for a device this instance holds (a notification may have been missed).
+    public var inboxAccounts: Set<AccountID>
     /// Instances alive now, this one included.
     public var liveInstances: Int
-    /// Devices / live instances, rounded up: an instance holding more gives the rest up when settled.
+    /// Devices (of every account) / live instances, rounded up: an instance holding more gives the rest up
+    /// when settled.
     public var fairShare: Int
 
-    public init(held: Set<DeviceID>, gained: Set<DeviceID>, fleetRevision: Int64, liveInstances: Int, fairShare: Int) {
+    public init(
+        held: Set<LeasedDevice>, gained: Set<LeasedDevice>, fleetRevisionSum: Int64 = 0, accountsStamp: Int64 = 0,
+        inboxAccounts: Set<AccountID> = [], liveInstances: Int, fairShare: Int
+    ) {
         self.held = held
         self.gained = gained
-        self.fleetRevision = fleetRevision
+        self.fleetRevisionSum = fleetRevisionSum
+        self.accountsStamp = accountsStamp
+        self.inboxAccounts = inboxAccounts
         self.liveInstances = liveInstances
         self.fairShare = fairShare
     }
@@ -34,10 +63,12 @@ public struct LeaseRound: Hashable, Sendable {
 
 /// A notification from another instance (or this one) through the database.
 public enum CoordinationNotice: Hashable, Sendable {
-    /// Sessions, hosts or questions changed: reload the shared fleet.
-    case fleetChanged
+    /// An account's sessions, hosts or questions changed: read what changed.
+    case fleetChanged(AccountID)
     /// A device write was queued for the device's owner.
-    case inboxPosted(DeviceID)
+    case inboxPosted(LeasedDevice)
+    /// An account was made or revoked.
+    case accountsChanged
     /// The notification channel was re-opened: anything sent meanwhile is lost, so catch up by reading.
     case resumed
 }
@@ -58,6 +89,18 @@ public struct FleetChanges: Hashable, Sendable {
     }
 }
 
+/// Devices taken over, as stored: their records and the channels they retired whose deletion APNs has
+/// not confirmed (an instance killed before deleting them leaves them to whoever takes the devices).
+public struct TakenOverDevices: Hashable, Sendable {
+    public var records: [DeviceID: DeviceRecord]
+    public var retiredChannels: [DeviceChannel]
+
+    public init(records: [DeviceID: DeviceRecord] = [:], retiredChannels: [DeviceChannel] = []) {
+        self.records = records
+        self.retiredChannels = retiredChannels
+    }
+}
+
 /// A device write queued by an instance that does not drive the device, for the one that does.
 public struct InboxEntry: Hashable, Sendable {
     public var id: Int64
@@ -69,34 +112,39 @@ public struct InboxEntry: Hashable, Sendable {
     }
 }
 
-/// How instances sharing one database split the devices and hear about each other's writes.
+/// How instances sharing one database split the devices of every account and hear about each other's writes.
 ///
 /// Rules every implementation keeps:
 /// - A device is held by at most one instance at a time: a lease with an expiry measured on the database's
 ///   clock. An instance that stops renewing loses its devices `ttl` seconds after its last renewal.
-/// - ``post(_:)`` is durable when it returns (the write is acknowledged to the client after it), and
-///   wakes the owner through ``notices()``; an owner that misses the wake-up still finds the entry at
-///   its next ``leaseRound(ttl:releasing:)``-driven ``takeInbox(for:)``.
+/// - Every account's rows stay its own: a call naming `account` reads and writes that account's rows only.
+/// - ``post(_:account:)`` is durable when it returns (the write is acknowledged to the client after it), and
+///   wakes the owner through ``notices()``; an owner that misses the wake-up still finds it through
+///   ``LeaseRound/inboxAccounts``.
 public protocol FleetCoordinator: Sendable {
     var instance: InstanceID { get }
-    /// Renews this instance's leases, gives up `releasing`, and claims free or expired devices up to a
-    /// fair share (devices / live instances, rounded up).
-    func leaseRound(ttl: Double, releasing: Set<DeviceID>) async throws(StoreError) -> LeaseRound
-    /// Claims `deviceId` if no instance has ever held it (its first registration); true when this one now holds it.
-    func claimNew(_ deviceId: DeviceID, ttl: Double) async throws(StoreError) -> Bool
+    /// Renews this instance's leases, gives up `releasing`, and claims free or expired devices of any
+    /// account up to a fair share (devices / live instances, rounded up).
+    func leaseRound(ttl: Double, releasing: Set<LeasedDevice>) async throws(StoreError) -> LeaseRound
+    /// Claims `device` if no instance has ever held it (its first registration); true when this one now holds it.
+    func claimNew(_ device: LeasedDevice, ttl: Double) async throws(StoreError) -> Bool
     /// Gives up every lease at once (graceful shutdown): the others take the devices at their next round.
     func releaseAll() async throws(StoreError)
-    /// The stored records of `ids` (missing ones are absent).
-    func loadDevices(_ ids: Set<DeviceID>) async throws(StoreError) -> [DeviceID: DeviceRecord]
-    /// The shared part of the store: sessions, hosts and questions (devices left out), and its revision.
-    func loadFleet() async throws(StoreError) -> (contents: StoreContents, revision: Int64)
-    /// What the other instances changed in the shared fleet after `revision`, read in one snapshot; nil
+    /// The stored records of `account`'s devices `ids` (missing ones are absent) and their retired channels.
+    func loadDevices(_ ids: Set<DeviceID>, account: AccountID) async throws(StoreError) -> TakenOverDevices
+    /// `account`'s fleet revision now.
+    func fleetRevision(account: AccountID) async throws(StoreError) -> Int64
+    /// Every account's fleet revision (accounts never written are absent).
+    func fleetRevisions() async throws(StoreError) -> [AccountID: Int64]
+    /// `account`'s shared part of the store: sessions, hosts and questions (devices left out), and its revision.
+    func loadFleet(account: AccountID) async throws(StoreError) -> (contents: StoreContents, revision: Int64)
+    /// What the other instances changed in `account`'s fleet after `revision`, read in one snapshot; nil
     /// when that is no longer known (the change log was pruned past it): load the whole fleet instead.
-    func loadFleetChanges(since revision: Int64) async throws(StoreError) -> FleetChanges?
-    /// Queues device writes for their owners (one transaction), then notifies them.
-    func post(_ events: [DeviceInboxEvent]) async throws(StoreError)
-    /// Every queued write for `devices`, oldest first.
-    func takeInbox(for devices: Set<DeviceID>) async throws(StoreError) -> [InboxEntry]
+    func loadFleetChanges(account: AccountID, since revision: Int64) async throws(StoreError) -> FleetChanges?
+    /// Queues `account`'s device writes for their owners (one transaction), then notifies them.
+    func post(_ events: [DeviceInboxEvent], account: AccountID) async throws(StoreError)
+    /// Every queued write of `account` for `devices`, oldest first.
+    func takeInbox(for devices: Set<DeviceID>, account: AccountID) async throws(StoreError) -> [InboxEntry]
     /// Deletes applied entries.
     func deleteInbox(_ ids: [Int64]) async throws(StoreError)
     /// The notifications for this instance; one consumer, finished when the coordinator shuts down.

@@ -1,40 +1,43 @@
 import FleetCore
 
-/// What an instance sharing a database knows about its share of the devices.
+/// What an account's service on an instance sharing a database knows about its share of the devices.
 struct CoordinationState {
-    /// The devices this instance holds leases on (and so drives).
+    /// The account's devices this instance holds leases on (and so drives).
     var held: Set<DeviceID> = []
-    /// Until when (this instance's wall clock) its leases are surely valid: the last round's start plus the
-    /// lease time, less a margin. Past it, it pushes nothing: another instance may own the devices by now.
-    var leasesValidUntil: UnixTime = -.infinity
-    /// The shared fleet's revision as last loaded (-1: never).
+    /// Devices claimed by their first registration, with the lease round running when they were: a round
+    /// that started before the claim may not list them, yet they are held.
+    var claims: [DeviceID: Int] = [:]
+    /// The account's fleet revision as last loaded (-1: never).
     var fleetRevision: Int64 = -1
-    /// Held devices past the fair share, given up once nothing is in flight for them.
-    var toShed: Set<DeviceID> = []
-    /// Held devices whose records a lease round found not yet loaded: the follow-up loads them.
+    /// Held devices whose records are owed a load (a round gained them): the follow-up loads them.
     var owedTakeover: Set<DeviceID> = []
     /// Devices whose records are being loaded now (not owed again meanwhile).
     var loading: Set<DeviceID> = []
-    /// The fleet revision the last lease round read (the follow-up reloads when it differs).
-    var roundFleetRevision: Int64 = -1
+    /// Queued device writes may be waiting for a held device: the follow-up drains the inbox.
+    var isInboxDrainRequested = false
     var isDrainingInbox = false
     var isInboxDrainOwed = false
     var isReloadingFleet = false
     var isFleetReloadOwed = false
-    /// Lease rounds that failed (the database unreachable): counted, and said on stderr.
-    var failedRounds = 0
 }
 
-/// Several `lfg serve` instances on one database (contract 8.4): each device is driven by the one holding
-/// its lease; the device writes another instance takes are queued for it; the shared fleet (sessions,
-/// hosts) is reloaded when another instance changes it.
+/// Several `lfg serve` instances on one database (contract 8.4): each device is driven by the instance
+/// holding its lease (the ``LeaseDirector`` runs the rounds for every account and tells this account's
+/// service when its share changed); the device writes another instance takes are queued for it; the
+/// account's shared fleet (sessions, hosts) is reloaded when another instance changes it.
 extension ControlPlaneService {
     /// The share of the lease time an instance trusts its leases for, so it stops pushing before another
     /// instance can possibly take a device over (clocks on both sides run at about the same rate).
-    static let leaseTrust = 0.8
+    public static let leaseTrust = 0.8
+
+    /// How many devices taken over are loaded per store read (one query for the lot, not two per device).
+    static let takeoverBatch = 500
 
     /// Whether this instance may push now: alone, always; sharing a database, while its leases are fresh.
-    var holdsFreshLeases: Bool { dependencies.coordinator == nil || now < coordination.leasesValidUntil }
+    var holdsFreshLeases: Bool {
+        guard let coordinator = dependencies.coordinator else { return true }
+        return now < coordinator.leases.validUntil
+    }
 
     /// The devices this instance drives now (every device when alone).
     public var heldDevices: Set<DeviceID> {
@@ -54,26 +57,71 @@ extension ControlPlaneService {
         dependencies.coordinator != nil && !coordination.held.contains(deviceId)
     }
 
-    // MARK: lease rounds
+    // MARK: what the lease director tells this account
 
-    /// Renews, claims and sheds leases every `leaseInterval` until cancelled, and beside it carries out
-    /// what each round found to do (``followUpLeaseRound()``).
-    ///
-    /// Renewing never waits for that work: loading thousands of devices taken over, or a slow inbox, took
-    /// longer than the lease time, and an instance taking over lost its own leases meanwhile.
-    func runLeaseRounds() async {
-        let clock = dependencies.clock
-        await withDiscardingTaskGroup { group in
-            group.addTask { await self.runLeaseFollowUps() }
-            while !Task.isCancelled {
-                await leaseRound()
-                do { try await clock.sleep(for: dependencies.leaseInterval) } catch { break }
-            }
-            group.cancelAll()
-        }
+    /// A lease round changed this account's share: `held` is every device of the account this instance
+    /// holds now, `gained` those claimed in the round (their records are loaded by the follow-up).
+    /// - Returns: how many devices were lost (held before, neither given up nor held now).
+    @discardableResult
+    public func leaseShareChanged(held: Set<DeviceID>, gained: Set<DeviceID>, round: Int) async -> Int {
+        await acquire()
+        // Claimed by a first registration while the round ran: held, whatever the round read.
+        let claimedMeanwhile = Set(coordination.claims.filter { $0.value >= round }.keys)
+        coordination.claims = coordination.claims.filter { $0.value >= round }
+        let lost = coordination.held.subtracting(held).subtracting(claimedMeanwhile)
+        watcher.releaseDevices(lost)
+        coordination.held = held.union(claimedMeanwhile)
+        release()
+        // Gained now, or held without being driven (an earlier load failed): load their stored records.
+        let driven = Set(watcher.deviceIds)
+        let toLoad = gained.union(held.subtracting(driven).subtracting(claimedMeanwhile))
+        coordination.owedTakeover.formUnion(toLoad.subtracting(coordination.loading))
+        if !coordination.owedTakeover.isEmpty { leaseFollowUp.notify() }
+        return lost.count
     }
 
-    private func runLeaseFollowUps() async {
+    /// Stops driving those of `devices` with nothing in flight (the director gives their leases up next).
+    /// - Returns: the devices stopped.
+    public func shed(_ devices: Set<DeviceID>) async -> Set<DeviceID> {
+        let settled = devices.filter { watcher.isSettled($0) }
+        guard !settled.isEmpty else { return [] }
+        await acquire()
+        watcher.releaseDevices(settled)
+        coordination.held.subtract(settled)
+        release()
+        return settled
+    }
+
+    /// Another instance changed this account's fleet (its notification arrived): read what changed.
+    public func fleetChangeNoticed() { fleetFollowUp.notify() }
+
+    /// A lease round read this account's fleet revision: reload if it is not the one loaded (a missed notification).
+    public func fleetRevisionSeen(_ revision: Int64) {
+        if revision != coordination.fleetRevision { fleetFollowUp.notify() }
+    }
+
+    /// A device write was queued for `deviceId` (nil: for some device this instance may hold).
+    public func inboxNoticed(_ deviceId: DeviceID?) {
+        guard deviceId.map(coordination.held.contains) ?? !coordination.held.isEmpty else { return }
+        coordination.isInboxDrainRequested = true
+        leaseFollowUp.notify()
+    }
+
+    /// Stops driving every device (SIGTERM: the director gives every lease up next).
+    /// - Returns: how many were driven.
+    public func releaseAllLeases() async -> Int {
+        await acquire()
+        let count = coordination.held.count
+        watcher.releaseDevices(coordination.held)
+        coordination.held = []
+        release()
+        return count
+    }
+
+    // MARK: follow-ups
+
+    /// Loads the devices gained and applies queued writes, each time the director asks, until cancelled.
+    func runLeaseFollowUps() async {
         while !Task.isCancelled {
             await leaseFollowUp.wait()
             if Task.isCancelled { return }
@@ -81,113 +129,62 @@ extension ControlPlaneService {
         }
     }
 
-    /// Loads the devices the rounds gained, applies queued writes, and reloads the fleet if a round saw
-    /// a revision this instance has not loaded (a missed notification).
+    /// Reads the fleet changes the other instances made, each time one is noticed, until cancelled (apart
+    /// from the takeover loads, so a takeover never delays the changes reaching this instance).
+    func runFleetFollowUps() async {
+        while !Task.isCancelled {
+            await fleetFollowUp.wait()
+            if Task.isCancelled { return }
+            await reloadFleet()
+        }
+    }
+
+    /// Loads the devices gained (in batches), then applies queued writes.
     func followUpLeaseRound() async {
         guard let coordinator = dependencies.coordinator else { return }
         let toLoad = coordination.owedTakeover.intersection(coordination.held)
         coordination.owedTakeover = []
         if !toLoad.isEmpty {
             coordination.loading.formUnion(toLoad)
-            await takeOver(toLoad, coordinator)
+            for batch in toLoad.sorted().chunked(into: Self.takeoverBatch) { await takeOver(Set(batch), coordinator) }
             coordination.loading.subtract(toLoad)
         }
-        await drainInbox()
-        if coordination.roundFleetRevision != coordination.fleetRevision { await reloadFleet() }
+        // Gained devices may have writes queued for their dead owner (an /ended must not be lost).
+        if !toLoad.isEmpty || coordination.isInboxDrainRequested {
+            coordination.isInboxDrainRequested = false
+            await drainInbox()
+        }
         if !toLoad.isEmpty { noteChange() }
     }
 
-    /// One round: shed what is over the fair share (settled devices only), renew, claim, and leave the
-    /// gained devices, queued writes and a missed fleet change to the follow-up.
-    func leaseRound() async {
-        guard let coordinator = dependencies.coordinator else { return }
-        let startedAt = now
-        let shedding = coordination.toShed.filter { watcher.isSettled($0) }
-        if !shedding.isEmpty {
-            // Stop driving first: the lease is given up only once nothing here can push for them.
-            await acquire()
-            watcher.releaseDevices(shedding)
-            coordination.held.subtract(shedding)
-            release()
-        }
-        let heldBefore = coordination.held
-        let round: LeaseRound
-        do { round = try await coordinator.leaseRound(ttl: dependencies.leaseTTL, releasing: shedding) } catch {
-            coordination.failedRounds += 1
-            dependencies.reportProblem("lease round failed: \(error); pushing stops when the leases run out")
-            return
-        }
-        coordination.toShed.subtract(shedding)
-        metrics.leasesShed += shedding.count
-        metrics.leasesGained += round.gained.count
-        coordination.leasesValidUntil = startedAt + dependencies.leaseTTL * Self.leaseTrust
-        // New devices claimed by their first registration while the round ran are held, whatever it read.
-        let claimedMeanwhile = coordination.held.subtracting(heldBefore)
-        let lost = heldBefore.subtracting(shedding).subtracting(round.held)
-        metrics.leasesLost += lost.count
-        if !lost.isEmpty {
-            await acquire()
-            watcher.releaseDevices(lost)
-            release()
-        }
-        coordination.held = round.held.union(claimedMeanwhile)
-        if !round.gained.isEmpty || !lost.isEmpty || !shedding.isEmpty {
-            // Leases move rarely (start, a kill, a handover, rebalancing): each move is worth a line.
-            dependencies.reportProblem(
-                "leases: holding \(coordination.held.count) of fair share \(round.fairShare) (\(round.liveInstances) live); "
-                    + "gained \(Self.listed(round.gained)), lost \(Self.listed(lost)), shed \(Self.listed(shedding))")
-        }
-        let excess = coordination.held.count - round.fairShare
-        coordination.toShed = excess > 0 ? Set(coordination.held.sorted { $0.rawValue > $1.rawValue }.prefix(excess)) : []
-        // Gained now, or held without being driven (an earlier load failed): load their stored records.
-        let driven = Set(watcher.deviceIds)
-        let toLoad = round.gained.union(round.held.subtracting(driven).subtracting(claimedMeanwhile))
-        coordination.owedTakeover.formUnion(toLoad.subtracting(coordination.loading))
-        coordination.roundFleetRevision = round.fleetRevision
-        leaseFollowUp.notify()
-    }
-
-    /// A few device ids, or how many when there are many (a line per lease move stays short at 10,000).
-    static func listed(_ devices: Set<DeviceID>) -> String {
-        devices.count <= 5 ? "[\(devices.map(\.rawValue).sorted().joined(separator: ", "))]" : "\(devices.count) devices"
-    }
-
-    /// Loads the stored records of devices just claimed and starts driving them.
-    private func takeOver(_ devices: Set<DeviceID>, _ coordinator: any FleetCoordinator) async {
-        let records: [DeviceID: DeviceRecord]
-        do { records = try await coordinator.loadDevices(devices) } catch {
+    /// Loads the stored records of devices just claimed (and the channels they retired) and starts driving them.
+    private func takeOver(_ devices: Set<DeviceID>, _ coordinator: AccountCoordinator) async {
+        let loaded: TakenOverDevices
+        do { loaded = try await coordinator.shared.loadDevices(devices, account: coordinator.account) } catch {
             dependencies.reportProblem("loading \(devices.count) devices taken over failed: \(error); retried next round")
             // Not driven until loaded: give them back so a round (here or elsewhere) loads them properly.
-            coordination.held.subtract(devices)
-            coordination.toShed.formUnion(devices)
+            giveBack(devices, coordinator)
             return
         }
         await acquire()
         // Rounds went on while they loaded: drive only what is still held (a device shed or lost meanwhile
         // belongs to another instance now).
-        let stillHeld = records.filter { coordination.held.contains($0.key) }
-        do { _ = try await apply([.loaded(devices: stillHeld, since: [:], at: now)]) } catch {
+        let stillHeld = loaded.records.filter { coordination.held.contains($0.key) }
+        // A killed instance's retired channels are deleted by whoever takes their devices.
+        let retired = loaded.retiredChannels.filter { coordination.held.contains($0.deviceId) }
+        do { _ = try await apply([.loaded(devices: stillHeld, since: [:], retiredChannels: retired, at: now)]) } catch {
             dependencies.reportProblem("taking over \(devices.count) devices failed: \(error); retried next round")
-            coordination.held.subtract(devices)
-            coordination.toShed.formUnion(devices)
+            giveBack(devices, coordinator)
         }
         release()
     }
 
-    // MARK: notices and the inbox
-
-    /// Acts on notifications from the other instances until cancelled.
-    func runNotices(_ coordinator: any FleetCoordinator) async {
-        for await notice in coordinator.notices() {
-            switch notice {
-            case .fleetChanged: await reloadFleet()
-            case .inboxPosted(let deviceId): if coordination.held.contains(deviceId) { await drainInbox() }
-            case .resumed:
-                await reloadFleet()
-                await drainInbox()
-            }
-        }
+    private func giveBack(_ devices: Set<DeviceID>, _ coordinator: AccountCoordinator) {
+        coordination.held.subtract(devices)
+        coordinator.leases.requestRelease(devices.map { LeasedDevice(coordinator.account, $0) })
     }
+
+    // MARK: the inbox and the fleet
 
     /// Applies every queued write for the held devices, then deletes them. One drain at a time; a request
     /// arriving meanwhile is run once more after it.
@@ -202,7 +199,7 @@ extension ControlPlaneService {
         repeat {
             coordination.isInboxDrainOwed = false
             do {
-                let entries = try await coordinator.takeInbox(for: coordination.held)
+                let entries = try await coordinator.shared.takeInbox(for: coordination.held, account: coordinator.account)
                 guard !entries.isEmpty else { continue }
                 let events = entries.compactMap { entry in
                     coordination.held.contains(entry.event.deviceId) ? entry.event.watcherEvent : nil
@@ -215,7 +212,7 @@ extension ControlPlaneService {
                 }
                 release()
                 // Applied and committed; deleting them is safe to repeat (applying one twice changes nothing more).
-                try await coordinator.deleteInbox(entries.map(\.id))
+                try await coordinator.shared.deleteInbox(entries.map(\.id))
                 noteChange()
                 await deliver(outgoing)
             } catch {
@@ -238,10 +235,12 @@ extension ControlPlaneService {
             coordination.isFleetReloadOwed = false
             do {
                 let since = coordination.fleetRevision
-                if since >= 0, let changes = try await coordinator.loadFleetChanges(since: since) {
+                if since >= 0,
+                    let changes = try await coordinator.shared.loadFleetChanges(account: coordinator.account, since: since)
+                {
                     await applyFleetChanges(changes)
                 } else {
-                    await replaceFleet(try await coordinator.loadFleet())
+                    await replaceFleet(try await coordinator.shared.loadFleet(account: coordinator.account))
                 }
             } catch {
                 dependencies.reportProblem("reloading the shared fleet failed: \(error); retried next round")
@@ -302,32 +301,15 @@ extension ControlPlaneService {
             !coordination.held.contains(deviceId)
         else { return false }
         do {
-            if try await coordinator.claimNew(deviceId, ttl: dependencies.leaseTTL) {
+            if try await coordinator.shared.claimNew(LeasedDevice(coordinator.account, deviceId), ttl: dependencies.leaseTTL) {
                 coordination.held.insert(deviceId)
-                metrics.leasesGained += 1
+                // Read after the claim: a round that started before it committed has this number or a later one.
+                coordination.claims[deviceId] = coordinator.leases.round
+                coordinator.leases.noteClaimed()
                 return false
             }
-            try await coordinator.post(events.compactMap(DeviceInboxEvent.init))
+            try await coordinator.shared.post(events.compactMap(DeviceInboxEvent.init), account: coordinator.account)
         } catch { throw .store(error) }
         return true
-    }
-
-    /// Gives every lease up (SIGTERM): the other instances take the devices at their next round instead of
-    /// waiting for the leases to expire.
-    /// - Returns: how many devices were handed over (nil when this instance is alone or the release failed).
-    @discardableResult
-    public func handOver() async -> Int? {
-        guard let coordinator = dependencies.coordinator else { return nil }
-        await acquire()
-        let count = coordination.held.count
-        watcher.releaseDevices(coordination.held)
-        coordination.held = []
-        coordination.leasesValidUntil = -.infinity
-        release()
-        do { try await coordinator.releaseAll() } catch {
-            dependencies.reportProblem("giving the leases up failed: \(error); they expire in \(dependencies.leaseTTL) s")
-            return nil
-        }
-        return count
     }
 }

@@ -28,13 +28,11 @@ public actor ControlPlaneService {
         public var questionNotifier: (any QuestionNotifier)?
         /// Seconds until a question whose prompt gives no `expiresAt` expires (`LFG_QUESTION_TTL_S`).
         public var questionLifetime: Double
-        /// Several instances on one database (contract 8.4): the leases, inbox and notifications; nil
-        /// when this instance is the only one (SQLite, tests), which then drives every device.
-        public var coordinator: (any FleetCoordinator)? = nil
+        /// Several instances on one database (contract 8.4): this account's part of the leases, inbox and
+        /// notifications; nil when this instance is the only one (SQLite, tests), which then drives every device.
+        public var coordinator: AccountCoordinator? = nil
         /// How long a lease lasts past its last renewal (seconds): the takeover time after a kill -9.
         public var leaseTTL: Double = 3
-        /// How often leases are renewed and free devices claimed.
-        public var leaseInterval: Duration = .seconds(1)
         /// Round trips to the database so far, for `GET /metrics` (PostgreSQL); nil when not counted.
         public var databaseRoundTrips: (@Sendable () -> Int)? = nil
         /// Seals private devices' alerts to their keys (contract 8.3); `lfg serve` wires Sealing's HPKE.
@@ -94,8 +92,10 @@ public actor ControlPlaneService {
     let questionOutboxSignal = ChangeSignal()
     /// The devices this instance drives and how fresh its leases are (several instances on one database).
     var coordination = CoordinationState()
-    /// Wakes the follow-up of a lease round (takeover, inbox, missed fleet change).
+    /// Wakes the follow-up of a lease round (takeover, inbox).
     let leaseFollowUp = ChangeSignal()
+    /// Wakes the reading of the fleet changes other instances made.
+    let fleetFollowUp = ChangeSignal()
     /// What `GET /metrics` reports.
     var metrics = ServiceMetrics()
     let commitTimes = TimedStore.CommitTimes()
@@ -130,6 +130,10 @@ public actor ControlPlaneService {
     public func start() async throws(StoreError) {
         await acquire()
         defer { release() }
+        if let coordinator = dependencies.coordinator {
+            // Read before the rows: changes committed meanwhile are read again later (each as it is now).
+            coordination.fleetRevision = try await coordinator.shared.fleetRevision(account: coordinator.account)
+        }
         var contents = try await dependencies.store.load()
         // With other instances, devices arrive one by one as their leases are won.
         if dependencies.coordinator != nil {
@@ -250,9 +254,10 @@ public actor ControlPlaneService {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.sendHeartbeats() }
             group.addTask { await self.runQuestionPushes() }
-            if let coordinator = dependencies.coordinator {
-                group.addTask { await self.runLeaseRounds() }
-                group.addTask { await self.runNotices(coordinator) }
+            // The lease rounds and notifications are the instance's (``LeaseDirector``): it calls in here.
+            if dependencies.coordinator != nil {
+                group.addTask { await self.runLeaseFollowUps() }
+                group.addTask { await self.runFleetFollowUps() }
             }
             await runTicks()
             group.cancelAll()

@@ -18,6 +18,9 @@ public protocol AccountStore: Store {
     func accounts() async throws(StoreError) -> [AccountRecord]
     /// Inserts or replaces an account by name (a revocation puts it with `revokedAt` set).
     func putAccount(_ record: AccountRecord) async throws(StoreError)
+    /// Inserts a new account unless one of its name exists (made meanwhile, perhaps by another instance
+    /// sharing the database); true when inserted.
+    func addAccount(_ record: AccountRecord) async throws(StoreError) -> Bool
 }
 
 extension AccountStore {

@@ -61,6 +61,18 @@ public final class InMemoryStore: AccountStore {
         }
     }
 
+    public func addAccount(_ record: AccountRecord) async throws(StoreError) -> Bool {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            if state.failNextCommit {
+                state.failNextCommit = false
+                throw StoreError(operation: "add account", message: "injected failure")
+            }
+            guard state.accounts[record.id] == nil else { return false }
+            state.accounts[record.id] = record
+            return true
+        }
+    }
+
     /// Makes the next ``commit(_:)`` (or account write) throw and apply nothing.
     public func failNextCommit() { state.withLock { $0.failNextCommit = true } }
 

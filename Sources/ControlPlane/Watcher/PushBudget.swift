@@ -14,6 +14,13 @@ import FleetCore
 ///   when the interval ends and no state is ever lost, only merged (seed 002's 5-second rule, T3 Code's
 ///   15-second throttle with exceptions).
 ///
+/// - A change that settles something the person would act on (a session done, a question answered
+///   elsewhere) but does not need them now goes at priority 10, at once, while the device spent fewer
+///   than ``spareImmediatePerHour`` priority-10 pushes in the last hour (guard `spare-budget`): the budget
+///   iOS gives is otherwise left unused, and priority-5 delivery is opportunistic (seconds late on an
+///   idle phone). At most that many, so at least `immediatePerHour - spareImmediatePerHour` stay for
+///   needs-you pushes in any hour.
+///
 /// Because a waiting routine change leaves the card as it was, an agent flapping between working and
 /// needs-input keeps showing needs-input until the interval ends, instead of spending a priority-10
 /// push on every flap.
@@ -31,10 +38,15 @@ public struct PushBudget: Hashable, Sendable {
     /// Priority-10 pushes a device may get per rolling hour (the folklore budget is about 15; a few are
     /// kept spare for the app's own work and for iOS counting differently).
     public var immediatePerHour: Int
+    /// A settling change (a session done, a question answered) goes at priority 10 only while fewer than
+    /// this many priority-10 pushes went in the last hour: half the budget, the other half kept for
+    /// needs-you pushes.
+    public var spareImmediatePerHour: Int
 
-    public init(routineInterval: Double = 5, immediatePerHour: Int = 12) {
+    public init(routineInterval: Double = 5, immediatePerHour: Int = 12, spareImmediatePerHour: Int = 6) {
         self.routineInterval = routineInterval
         self.immediatePerHour = immediatePerHour
+        self.spareImmediatePerHour = min(spareImmediatePerHour, immediatePerHour)
     }
 
     /// The verdict for `action` taking the card from `shown` (nil: unknown, as after adoption) to `next`.
@@ -42,16 +54,32 @@ public struct PushBudget: Hashable, Sendable {
     /// - Parameters:
     ///   - lastPushAt: when the device's last push of any kind was decided; nil if none this process.
     ///   - immediateSent: when each priority-10 push of the last hour (or more) was decided.
+    ///   - spendsSpare: guard `spare-budget`: a settling change may use the spare budget.
     public func verdict(
         _ action: PushAction, shown: ContentState?, next: ContentState, lastPushAt: UnixTime?,
-        immediateSent: [UnixTime], now: UnixTime
+        immediateSent: [UnixTime], now: UnixTime, spendsSpare: Bool = true
     ) -> Verdict {
+        let spent = immediateSent.filter { $0 > now - 3600 }.count
         guard Self.needsPerson(action, shown: shown, next: next) else {
+            if spendsSpare, spent < spareImmediatePerHour, action == .update,
+                Self.settlesSomething(shown: shown, next: next)
+            {
+                return .send(.immediate)
+            }
             if let lastPushAt, now < lastPushAt + routineInterval { return .wait(until: lastPushAt + routineInterval) }
             return .send(.powerConsidered)
         }
-        let spent = immediateSent.filter { $0 > now - 3600 }.count
         return .send(spent < immediatePerHour ? .immediate : .powerConsidered)
+    }
+
+    /// A change the person would act on although nobody waits: a session left the card's count (done), or a
+    /// row the card showed as needs-input no longer is (answered, perhaps on another device). Unknown
+    /// content (nil, as after adoption) settles nothing.
+    public static func settlesSomething(shown: ContentState?, next: ContentState) -> Bool {
+        guard let shown else { return false }
+        if next.activeTotal < shown.activeTotal { return true }
+        let waiting = Set(next.rows.filter { $0.state == .needsInput }.map(\.sid))
+        return shown.rows.contains { $0.state == .needsInput && !waiting.contains($0.sid) }
     }
 
     /// Whether the push brings something that needs the person: a start, an end, or a new needs-input.

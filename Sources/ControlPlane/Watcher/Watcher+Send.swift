@@ -86,7 +86,8 @@ extension Watcher {
             return .send(isRefresh ? .powerConsidered : .immediate)
         }
         return policy.budget.verdict(
-            action, shown: shown, next: next, lastPushAt: box.lastPushAt, immediateSent: box.immediateSent, now: now)
+            action, shown: shown, next: next, lastPushAt: box.lastPushAt, immediateSent: box.immediateSent, now: now,
+            spendsSpare: guards.isOn(.spareBudget))
     }
 
     /// Where a push goes: a start to the push-to-start tokens (only those of the channel's env when it

@@ -58,6 +58,10 @@ public enum Guard: String, CaseIterable, Hashable, Sendable, Codable {
     /// keeps one push per device for an offline phone: a start to an older token, answered last, replaced
     /// the real one, and the card never came when the phone was back.
     case newestStartToken = "newest-start-token"
+    /// Server: a change the person would act on that does not need them now (a session done, a question
+    /// answered) goes at priority 10 while the device spent under half its hourly priority-10 budget;
+    /// without it such a change waits for iOS's opportunistic priority-5 delivery with the budget unused.
+    case spareBudget = "spare-budget"
 }
 
 /// Which guards are on. Production code always runs with ``all``; only the simulator and tests turn some off.

@@ -25,6 +25,8 @@ struct RandomStreams {
         case tickPhase
         /// The person swiping a card away: (phone, n-th card that appeared on it).
         case swipe
+        /// The delivery bound's APNs latency and priority-5 delay: (phone, its n-th change).
+        case deliveryBound
     }
 
     let seed: UInt64

@@ -33,6 +33,8 @@ struct MetricsRecorder {
     private var isOracleHonest = true
     private var oracleCorrectSeconds = 0.0
     private var oracleHonestSeconds = 0.0
+    /// The same oracle bound by the world's delivery rules (see ``DeliveryBound``).
+    private var deliveryBound = DeliveryBound()
 
     private var truthVersion = -1
     private var truths: [FleetReduction] = []
@@ -223,6 +225,11 @@ struct MetricsRecorder {
             (correct, multiple, frozen, overheight, untrustworthy)
         (isHonest, isLying) = (honest, lying)
         (self.wrongCause, self.dishonestCause) = (wrongCause, dishonestCause)
+        for phone in simulation.phones {
+            deliveryBound.note(
+                phone: phone.index, at: simulation.now, truth: truths[phone.index], isOnline: phone.isOnline,
+                isInstalled: phone.isInstalled, wasActive: activeWhenLastTrustworthy[phone.index])
+        }
         (isOracleCorrect, isOracleHonest) = oracle.look(
             simulation, truths: truths, activeWhenLastTrustworthy: activeWhenLastTrustworthy)
         if correct, !pendingChanges.isEmpty {
@@ -288,6 +295,7 @@ struct MetricsRecorder {
         // A change never corrected counts until the end of the run (a lower bound).
         timesToCorrect += pendingChanges.map { simulation.duration - $0 }
         let sorted = timesToCorrect.sorted()
+        let delivery = deliveryBound.fractions(simulation)
         var withToken = 0
         var withoutToken = 0
         for card in pushStartedCards {
@@ -315,6 +323,7 @@ struct MetricsRecorder {
             bound: BoundFigures(
                 oracleCorrectFraction: simulation.duration > 0 ? oracleCorrectSeconds / simulation.duration : 1,
                 oracleHonestFraction: simulation.duration > 0 ? oracleHonestSeconds / simulation.duration : 1,
+                deliveryBoundCorrectFraction: delivery.correct, deliveryBoundHonestFraction: delivery.honest,
                 incorrectSecondsByCause: incorrectByCause, dishonestSecondsByCause: dishonestByCause))
         return (metrics, details)
     }

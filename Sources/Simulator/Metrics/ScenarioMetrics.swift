@@ -77,6 +77,11 @@ public struct BoundFigures: Hashable, Sendable {
     public var oracleCorrectFraction: Double
     /// Honest fraction of that server, keeping the stale date `LFG_STALE_AFTER_S` ahead of every online moment.
     public var oracleHonestFraction: Double
+    /// Correct fraction of that server when its pushes obey the world's delivery rules too: APNs' latency,
+    /// priority-5 delay, iOS's priority-10 budget spent where it saves most (``DeliveryBound``).
+    public var deliveryBoundCorrectFraction: Double
+    /// Honest fraction of the same.
+    public var deliveryBoundHonestFraction: Double
     var incorrectSecondsByCause: WrongSeconds
     var dishonestSecondsByCause: WrongSeconds
 
@@ -91,6 +96,8 @@ public struct BoundFigures: Hashable, Sendable {
             ("oracleHonestFraction", JSONNumber.text(oracleHonestFraction)),
             ("incorrectSecondsByCause", incorrectSecondsByCause.json),
             ("dishonestSecondsByCause", dishonestSecondsByCause.json),
+            ("deliveryBoundCorrectFraction", JSONNumber.text(deliveryBoundCorrectFraction)),
+            ("deliveryBoundHonestFraction", JSONNumber.text(deliveryBoundHonestFraction)),
         ]
     }
 }

@@ -93,6 +93,10 @@ public struct GuardProof: Sendable {
             guard: .newestStartToken, scenario: "offline-start",
             failure: "a start to a replaced token, stored last, takes the real start's place: no card", figures: [correct],
             ios: .ios18),
+        GuardProof(
+            guard: .spareBudget, scenario: "multi-device",
+            failure: "a session done waits for priority-5 delivery with the priority-10 budget unused",
+            figures: [correct, immediateHour], ios: .ios18),
     ]
 
     /// Runs every proof with `seed` and returns the table.

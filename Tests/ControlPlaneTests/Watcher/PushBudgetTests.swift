@@ -123,4 +123,41 @@ import Testing
         #expect(unguarded.count == 60)
         #expect(unguarded.immediate == 60)
     }
+
+    @Test("A session done or a question answered is priority 10 at once while under the spare budget; 5 past it")
+    func spareBudgetEdges() {
+        #expect(PushBudget.settlesSomething(shown: Self.twoWorking, next: Self.working))
+        #expect(PushBudget.settlesSomething(shown: Self.asking, next: Self.working))
+        #expect(!PushBudget.settlesSomething(shown: Self.working, next: Self.twoWorking))
+        #expect(!PushBudget.settlesSomething(shown: Self.working, next: Self.working))
+        #expect(!PushBudget.settlesSomething(shown: nil, next: Self.working))
+        let spare = (0..<(budget.spareImmediatePerHour - 1)).map { UnixTime(1_000 + $0) }
+        let now = spare[0] + 3599
+        // Right after another push: no coalescing wait for a settling change under the spare budget.
+        #expect(budget.verdict(.update, shown: Self.twoWorking, next: Self.working, lastPushAt: now - 1, immediateSent: spare, now: now) == .send(.immediate))
+        let full = spare + [UnixTime(1_100)]
+        #expect(budget.verdict(.update, shown: Self.twoWorking, next: Self.working, lastPushAt: now - 1, immediateSent: full, now: now) == .wait(until: now - 1 + budget.routineInterval))
+        #expect(budget.verdict(.update, shown: Self.twoWorking, next: Self.working, lastPushAt: nil, immediateSent: full, now: now) == .send(.powerConsidered))
+        // A new working session is routine whatever the budget.
+        #expect(budget.verdict(.update, shown: Self.working, next: Self.twoWorking, lastPushAt: nil, immediateSent: [], now: now) == .send(.powerConsidered))
+    }
+
+    static func finishPriority(_ guards: GuardSet) throws -> PushPriority {
+        var harness = WatcherHarness.withLiveCard(guards: guards)
+        harness.work("s2")
+        harness.answer(try #require(harness.tick().batches.first))
+        harness.finish("s2")
+        return try #require(harness.tick(advancing: 0.1).batches.first).priority
+    }
+
+    @Test("spare-budget: with it a session done leaves at once at priority 10; without it it waits for priority 5")
+    func guardSpareBudget() throws {
+        #expect(try Self.finishPriority(.all) == .immediate)
+        var harness = WatcherHarness.withLiveCard(guards: .without(.spareBudget))
+        harness.work("s2")
+        harness.answer(try #require(harness.tick().batches.first))
+        harness.finish("s2")
+        #expect(harness.tick(advancing: 0.1).batches.isEmpty)
+        #expect(try #require(harness.tick(advancing: PushBudget().routineInterval).batches.first).priority == .powerConsidered)
+    }
 }
