@@ -32,6 +32,10 @@ public actor PostgresCoordinator: FleetCoordinator {
 
     public nonisolated func notices() -> AsyncStream<CoordinationNotice> { listener.notices }
 
+    /// Whether this instance hears the others' notifications now (its LISTEN is in place). Until then it
+    /// learns of their changes at its lease rounds only.
+    public nonisolated var isListening: Bool { listener.isListening }
+
     /// Stops listening (the thread closes its connection within a poll period).
     public nonisolated func shutdown() { listener.stop() }
 
@@ -44,6 +48,15 @@ public actor PostgresCoordinator: FleetCoordinator {
     }
 
     public nonisolated func releaseAll() async throws(StoreError) { try await leases.releaseAll() }
+
+    public func isKnown(_ device: LeasedDevice) throws(StoreError) -> Bool {
+        var isKnown = false
+        try connection.run(
+            "SELECT 1 FROM device_leases WHERE account_id = ?1 AND device_id = ?2",
+            [.text(device.account.rawValue), .text(device.device.rawValue)]
+        ) { _ in isKnown = true }
+        return isKnown
+    }
 
     /// Reads `ids` a batch at a time: one statement for a batch's devices and tokens, one for their
     /// retired channels (an instance taking 10,000 devices over makes dozens of round trips, not 20,000).
@@ -131,6 +144,19 @@ public actor PostgresCoordinator: FleetCoordinator {
             ) { row in
                 changes.hosts[HostID(row.text(0))] =
                     row.isNull(1) ? .some(nil) : HostHeartbeat(lastSeen: row.real(1), ttlSeconds: row.real(2))
+            }
+            try connection.run(
+                "SELECT changed.key, questions.question FROM (SELECT DISTINCT key FROM fleet_changes "
+                    + "WHERE account_id = ?3 AND revision > ?1 AND writer <> ?2 AND kind = 'question') AS changed "
+                    + "LEFT JOIN questions ON questions.id = changed.key AND questions.account_id = ?3",
+                others
+            ) { row throws(StoreError) in
+                let question = try row.optionalText(1).map { text throws(StoreError) in
+                    do { return try decoder.decode(Question.self, from: Data(text.utf8)) } catch {
+                        throw StoreError(operation: "read question \(row.text(0))", message: "\(error)")
+                    }
+                }
+                changes.questions[QuestionID(row.text(0))] = .some(question)
             }
             return changes
         }

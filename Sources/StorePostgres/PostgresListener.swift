@@ -13,6 +13,9 @@ final class PostgresListener: Sendable {
     let notices: AsyncStream<CoordinationNotice>
     private let continuation: AsyncStream<CoordinationNotice>.Continuation
     private let isStopped = Atomic<Bool>(false)
+    private let isListeningNow = Atomic<Bool>(false)
+    /// Whether the channels are being listened to now (false before the first LISTEN and while re-opening).
+    var isListening: Bool { isListeningNow.load(ordering: .sequentiallyConsistent) }
     static let bufferLimit = 4096
     /// How long one wait for input lasts, which bounds how long a stop takes.
     static let pollMilliseconds: Int32 = 200
@@ -45,7 +48,9 @@ final class PostgresListener: Sendable {
         while !isStopped.load(ordering: .sequentiallyConsistent) {
             do {
                 if connection == nil || connection?.isOpen == false {
+                    isListeningNow.store(false, ordering: .sequentiallyConsistent)
                     connection = try Self.open(connection, url: url, options: options, channels: channels)
+                    isListeningNow.store(true, ordering: .sequentiallyConsistent)
                     if !isFirst { continuation.yield(.resumed) }
                     isFirst = false
                 }

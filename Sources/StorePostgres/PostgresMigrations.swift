@@ -153,5 +153,14 @@ public enum PostgresMigrations {
             CREATE INDEX fleet_changes_by_revision ON fleet_changes (account_id, revision);
             """
         ),
+        StoreMigration(
+            // The last LFG-Report-Seq taken per session, so one session's reports keep their order whichever
+            // instance each reaches (ReportSeqTable); a deleted session's row goes with it.
+            "coordination_report_seqs",
+            """
+            CREATE TABLE report_seqs (
+                account_id TEXT NOT NULL, sid TEXT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (account_id, sid));
+            """
+        ),
     ]
 }

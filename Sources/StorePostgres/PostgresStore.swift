@@ -58,7 +58,8 @@ public actor PostgresStore: AccountStore {
     public func commit(_ writes: [StoreWrite], account: AccountID) throws(StoreError) {
         guard !writes.isEmpty else { return }
         try connection.transaction { () throws(StoreError) in
-            try StoreTables.apply(writes, account: account, to: connection)
+            try ReportSeqTable.take(writes, account: account, on: connection)
+            try StoreTables.apply(writes.filter(\.isTableWrite), account: account, to: connection)
             try Self.noteShared(
                 writes, account: account, writer: instance, keeping: changeLogRevisions, on: connection,
                 channels: CoordinationChannels(schema: schema))
@@ -144,5 +145,13 @@ public actor PostgresStore: AccountStore {
     static func isPlainIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.count <= 63 else { return false }
         return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+}
+
+extension StoreWrite {
+    /// Whether ``StoreTables`` applies it (the report numbers are this store's own, ``ReportSeqTable``).
+    fileprivate var isTableWrite: Bool {
+        if case .takeReportSeq = self { return false }
+        return true
     }
 }

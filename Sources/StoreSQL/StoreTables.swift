@@ -123,6 +123,11 @@ public enum StoreTables {
 
     static func apply(_ write: StoreWrite, to rows: AccountRows<some SQLDatabase>) throws(StoreError) {
         switch write {
+        case .takeReportSeq(let sid, _):
+            // A shared database's own rule (PostgresStore takes these before the other writes).
+            throw StoreError(
+                operation: "take report seq for \(sid)",
+                message: "this store is not shared by several instances and keeps no report numbers")
         case .putSession(let sid, let report):
             try rows.run(
                 "INSERT INTO sessions (account_id, sid, report) VALUES (?1, ?2, ?3) "

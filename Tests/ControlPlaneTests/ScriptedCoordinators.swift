@@ -9,6 +9,7 @@ import Testing
 /// ``LeaseDirector`` on `clock` (the instance's lease rounds), both running until `stop()`.
 struct CoordinatedWorld {
     let service: ControlPlaneService
+    let gateway: ScriptedPushGateway
     let director: LeaseDirector
     let leases: InstanceLeases
     private let loops: [Task<Void, Never>]
@@ -18,8 +19,9 @@ struct CoordinatedWorld {
         leaseTTL: Double = 3
     ) async throws {
         let leases = InstanceLeases()
+        let gateway = ScriptedPushGateway.answeringEverything(status: 200)
         var dependencies = ControlPlaneService.Dependencies(
-            store: InMemoryStore(), gateway: ScriptedPushGateway.answeringEverything(status: 200),
+            store: InMemoryStore(), gateway: gateway,
             decisionLog: InMemoryDecisionLog(), wallClock: wallClock, clock: clock, tickInterval: .seconds(60))
         dependencies.coordinator = AccountCoordinator(account: .owner, shared: coordinator, leases: leases)
         dependencies.leaseTTL = leaseTTL
@@ -29,6 +31,7 @@ struct CoordinatedWorld {
             coordinator: coordinator, leases: leases, accounts: AccountDirectory(owner: service), ttl: leaseTTL,
             interval: .seconds(1), clock: clock, wallClock: wallClock)
         self.service = service
+        self.gateway = gateway
         self.director = director
         self.leases = leases
         loops = [Task { await service.run() }, Task { await director.run() }]
@@ -48,6 +51,7 @@ class QuietCoordinator: FleetCoordinator, @unchecked Sendable {
     }
     func claimNew(_ device: LeasedDevice, ttl: Double) async throws(StoreError) -> Bool { false }
     func releaseAll() async throws(StoreError) {}
+    func isKnown(_ device: LeasedDevice) async throws(StoreError) -> Bool { false }
     func loadDevices(_ ids: Set<DeviceID>, account: AccountID) async throws(StoreError) -> TakenOverDevices {
         Issue.record("unexpected load of \(ids.sorted()) of \(account)")
         return TakenOverDevices()

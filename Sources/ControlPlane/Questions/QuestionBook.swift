@@ -97,6 +97,38 @@ public struct QuestionBook: Hashable, Sendable {
     /// The earliest expiry among pending questions (when the driver must next call ``expire(at:)``).
     public var nextExpiry: UnixTime? { list(state: .pending).compactMap(\.expiresAt).min() }
 
+    /// Questions another instance sharing the database wrote, as stored now (nil: forgotten there). The
+    /// store is the truth, with one exception: a question resolved here never turns pending again.
+    ///
+    /// Nothing is saved (it is stored already) and nothing logged (the writer did both); the effects wake
+    /// the waiters of a resolved question, tell `/api/events`, and alert or withdraw on the devices *this*
+    /// instance drives, since the writer pushes only to its own.
+    public mutating func adopt(_ stored: [QuestionID: Question?], at now: UnixTime) -> [QuestionEffect] {
+        var effects: [QuestionEffect] = []
+        for (id, question) in stored.sorted(by: { $0.key < $1.key }) {
+            guard let question else {
+                if let gone = questions.removeValue(forKey: id), pendingBySession[gone.sid] == id {
+                    pendingBySession[gone.sid] = nil
+                }
+                continue
+            }
+            let current = questions[id]
+            if current == question { continue }
+            if let current, current.state != .pending, question.state == .pending { continue }
+            questions[id] = question
+            effects.append(.adopted(question))
+            if question.state == .pending {
+                pendingBySession[question.sid] = id
+                if current == nil, !question.isPastExpiry(at: now) { effects.append(.alert(question)) }
+                continue
+            }
+            if pendingBySession[question.sid] == id { pendingBySession[question.sid] = nil }
+            effects.append(.resolved(question))
+            if current?.state == .pending { effects.append(.withdraw(question)) }
+        }
+        return effects
+    }
+
     // MARK: resolving
 
     private mutating func resolve(
@@ -127,6 +159,8 @@ public struct QuestionBook: Hashable, Sendable {
 public enum QuestionEffect: Hashable, Sendable {
     /// Persist the question (one transaction with the event's other writes).
     case save(Question)
+    /// Another instance sharing the database stored this question: it is as stored (nothing to persist).
+    case adopted(Question)
     /// Remove these resolved questions from the store.
     case forget([QuestionID])
     /// Send the time-sensitive alert for a new question to every device's `apnsToken`.

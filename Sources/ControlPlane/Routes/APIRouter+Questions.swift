@@ -39,7 +39,7 @@ extension APIRouter {
             },
             Route("GET", "/api/questions/{}") { _, parameters in
                 let id = QuestionID(parameters[0])
-                guard let question = await service.question(id) else { return notFound(id) }
+                guard let question = await service.knownQuestion(id) else { return notFound(id) }
                 return .json(question)
             },
             Route("POST", "/api/questions/{}/answer") { request, parameters in

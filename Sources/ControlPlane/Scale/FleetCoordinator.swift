@@ -73,7 +73,7 @@ public enum CoordinationNotice: Hashable, Sendable {
     case resumed
 }
 
-/// The sessions and hosts other instances changed after a fleet revision, each as it is now.
+/// The sessions, hosts and questions other instances changed after a fleet revision, each as it is now.
 public struct FleetChanges: Hashable, Sendable {
     /// The fleet's revision these changes bring a reader up to.
     public var revision: Int64
@@ -81,12 +81,21 @@ public struct FleetChanges: Hashable, Sendable {
     public var sessions: [SessionID: SessionReport?]
     /// Each changed host's heartbeat now; nil: gone.
     public var hosts: [HostID: HostHeartbeat?]
+    /// Each changed question now (asked, answered, expired, cancelled); nil: forgotten.
+    public var questions: [QuestionID: Question?]
 
-    public init(revision: Int64, sessions: [SessionID: SessionReport?] = [:], hosts: [HostID: HostHeartbeat?] = [:]) {
+    public init(
+        revision: Int64, sessions: [SessionID: SessionReport?] = [:], hosts: [HostID: HostHeartbeat?] = [:],
+        questions: [QuestionID: Question?] = [:]
+    ) {
         self.revision = revision
         self.sessions = sessions
         self.hosts = hosts
+        self.questions = questions
     }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { sessions.isEmpty && hosts.isEmpty && questions.isEmpty }
 }
 
 /// Devices taken over, as stored: their records and the channels they retired whose deletion APNs has
@@ -130,6 +139,9 @@ public protocol FleetCoordinator: Sendable {
     func claimNew(_ device: LeasedDevice, ttl: Double) async throws(StoreError) -> Bool
     /// Gives up every lease at once (graceful shutdown): the others take the devices at their next round.
     func releaseAll() async throws(StoreError)
+    /// Whether `device` is known to any instance (it has a lease row: every stored device has one), so a
+    /// write for it taken here can be queued for its owner instead of answered 404.
+    func isKnown(_ device: LeasedDevice) async throws(StoreError) -> Bool
     /// The stored records of `account`'s devices `ids` (missing ones are absent) and their retired channels.
     func loadDevices(_ ids: Set<DeviceID>, account: AccountID) async throws(StoreError) -> TakenOverDevices
     /// `account`'s fleet revision now.

@@ -29,6 +29,11 @@ public actor LeaseDirector {
     private var accountsStamp: Int64 = -1
     private var isRefreshingAccounts = false
     private var isAccountsRefreshOwed = false
+    /// What the last round found to catch up on (a revision sum not yet read, accounts with queued
+    /// writes), done beside the rounds (``runCatchUps()``), so a round never waits for the reads.
+    private var owedRevisionSum: Int64?
+    private var owedInboxAccounts: Set<AccountID> = []
+    private let catchUp = ChangeSignal()
     /// Lease rounds that failed (the database unreachable): counted, and said on stderr.
     public private(set) var failedRounds = 0
 
@@ -54,6 +59,7 @@ public actor LeaseDirector {
     public func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.runNotices() }
+            group.addTask { await self.runCatchUps() }
             while !Task.isCancelled {
                 await round()
                 do { try await clock.sleep(for: interval) } catch { break }
@@ -107,8 +113,25 @@ public actor LeaseDirector {
                 "leases: holding \(round.held.count) of fair share \(round.fairShare) (\(round.liveInstances) live); "
                     + "gained \(Self.listed(round.gained)), lost \(lost), shed \(Self.listed(releasing))")
         }
-        for account in round.inboxAccounts.sorted() { await accounts.tenant(account)?.service.inboxNoticed(nil) }
-        if round.fleetRevisionSum != knownRevisionSum { await catchUpRevisions(sum: round.fleetRevisionSum) }
+        owedInboxAccounts.formUnion(round.inboxAccounts)
+        if round.fleetRevisionSum != knownRevisionSum { owedRevisionSum = round.fleetRevisionSum }
+        if !owedInboxAccounts.isEmpty || owedRevisionSum != nil { catchUp.notify() }
+    }
+
+    /// Catches up on what rounds found until cancelled: the coordinator's reads share a connection with
+    /// the takeover loads, and renewing must never wait for those.
+    private func runCatchUps() async {
+        while !Task.isCancelled {
+            await catchUp.wait()
+            if Task.isCancelled { return }
+            let inboxAccounts = owedInboxAccounts
+            owedInboxAccounts = []
+            for account in inboxAccounts.sorted() { await accounts.tenant(account)?.service.inboxNoticed(nil) }
+            if let sum = owedRevisionSum {
+                owedRevisionSum = nil
+                await catchUpRevisions(sum: sum)
+            }
+        }
     }
 
     /// Asks each account's service to stop driving its devices among `devices` that have nothing in

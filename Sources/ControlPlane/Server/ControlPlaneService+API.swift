@@ -33,7 +33,9 @@ extension ControlPlaneService {
     public func patchSession(
         _ sid: SessionID, _ patch: @escaping @Sendable (SessionReport) throws(InputError) -> SessionReport
     ) async throws(ServiceError) -> SessionListing {
-        try await changeSession(.init(sid: sid, seq: nil) { (current: SessionReport?) throws(ServiceError) in
+        // Sharing a database, the session may have been reported through another instance a moment ago.
+        if fleet.sessions[sid] == nil { await catchUpWithFleet() }
+        return try await changeSession(.init(sid: sid, seq: nil) { (current: SessionReport?) throws(ServiceError) in
             guard let current else { throw .notFound("no session '\(sid)'") }
             do throws(InputError) { return try patch(current) } catch { throw .invalid(error) }
         })
@@ -46,6 +48,7 @@ extension ControlPlaneService {
 
     /// Removes a session at once (`DELETE`); a 404 when unknown.
     public func deleteSession(_ sid: SessionID) async throws(ServiceError) {
+        if fleet.sessions[sid] == nil { await catchUpWithFleet() }
         await acquire()
         defer { release() }
         guard fleet.sessions[sid] != nil else { throw .notFound("no session '\(sid)'") }

@@ -19,6 +19,8 @@ struct CoordinationState {
     var isInboxDrainOwed = false
     var isReloadingFleet = false
     var isFleetReloadOwed = false
+    /// Callers of ``ControlPlaneService/catchUpWithFleet()`` waiting for the reload running now to end.
+    var fleetReloadWaiters: [CheckedContinuation<Void, Never>] = []
 }
 
 /// Several `lfg serve` instances on one database (contract 8.4): each device is driven by the instance
@@ -52,9 +54,13 @@ extension ControlPlaneService {
         return .putRetiredChannelsOf(devices: devices, channels: channels)
     }
 
-    /// Whether another instance drives `deviceId` (or none yet): its writes go to the owner's inbox.
-    func isDrivenElsewhere(_ deviceId: DeviceID) -> Bool {
-        dependencies.coordinator != nil && !coordination.held.contains(deviceId)
+    /// Whether this account has `deviceId` and another instance drives it (or none yet): its writes go to
+    /// the owner's inbox. A device the account does not have is nobody's (a 404, whoever asks).
+    func isDrivenElsewhere(_ deviceId: DeviceID) async throws(ServiceError) -> Bool {
+        guard let coordinator = dependencies.coordinator, !coordination.held.contains(deviceId) else { return false }
+        do { return try await coordinator.shared.isKnown(LeasedDevice(coordinator.account, deviceId)) } catch {
+            throw .store(error)
+        }
     }
 
     // MARK: what the lease director tells this account
@@ -221,8 +227,8 @@ extension ControlPlaneService {
         } while coordination.isInboxDrainOwed
     }
 
-    /// Brings the sessions and hosts up to the shared store's: the other instances' changes since the last
-    /// load, or everything when those are no longer known; tells `/api/events` what changed.
+    /// Brings the sessions, hosts and questions up to the shared store's: the other instances' changes since
+    /// the last load, or everything when those are no longer known; tells `/api/events` what changed.
     func reloadFleet() async {
         guard let coordinator = dependencies.coordinator else { return }
         guard !coordination.isReloadingFleet else {
@@ -230,9 +236,18 @@ extension ControlPlaneService {
             return
         }
         coordination.isReloadingFleet = true
-        defer { coordination.isReloadingFleet = false }
+        defer {
+            coordination.isReloadingFleet = false
+            let waiters = coordination.fleetReloadWaiters
+            coordination.fleetReloadWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
         repeat {
             coordination.isFleetReloadOwed = false
+            // Read under the lock: a change of this instance's own committed between the read and applying
+            // it would otherwise be overwritten by the older picture read before it (and, its own write being
+            // left out of later reads, never corrected).
+            await acquire()
             do {
                 let since = coordination.fleetRevision
                 if since >= 0,
@@ -245,13 +260,14 @@ extension ControlPlaneService {
             } catch {
                 dependencies.reportProblem("reloading the shared fleet failed: \(error); retried next round")
             }
+            release()
         } while coordination.isFleetReloadOwed
     }
 
     /// The other instances' changes, each as if reported here: heard now, even when its report did not
     /// change (an agent that keeps reporting the same state is not silent, whichever instance it reaches).
+    /// Hold the lock.
     private func applyFleetChanges(_ changes: FleetChanges) async {
-        await acquire()
         let before = changes.sessions.keys.reduce(into: [SessionID: SessionReport]()) { $0[$1] = fleet.sessions[$1] }
         let heardAt = now
         for (sid, report) in changes.sessions {
@@ -259,16 +275,15 @@ extension ControlPlaneService {
         }
         for case (let host, let heartbeat?) in changes.hosts { fleet.heartbeat(host, heartbeat) }
         coordination.fleetRevision = max(coordination.fleetRevision, changes.revision)
-        release()
+        await adoptQuestions(changes.questions)
         guard !changes.sessions.isEmpty || !changes.hosts.isEmpty else { return }
         publishChanges(from: before, to: changes.sessions.compactMapValues { $0 })
         noteChange()
     }
 
-    /// The whole shared fleet, replacing this instance's picture of it.
+    /// The whole shared fleet, replacing this instance's picture of it. Hold the lock.
     private func replaceFleet(_ loaded: (contents: StoreContents, revision: Int64)) async {
         let contents = loaded.contents
-        await acquire()
         let before = fleet
         // Changed as if reported here: the revision moves on and a changed session counts as heard now
         // (the silence rule), while an unchanged one keeps when it was last heard.
@@ -279,7 +294,9 @@ extension ControlPlaneService {
         for sid in before.sessions.keys where contents.sessions[sid] == nil { fleet.remove(sid) }
         for (host, heartbeat) in contents.hosts where before.hosts[host] != heartbeat { fleet.heartbeat(host, heartbeat) }
         coordination.fleetRevision = loaded.revision
-        release()
+        // Questions gone from the store were forgotten there.
+        let gone = questions.questions.mapValues { _ -> Question? in nil }
+        await adoptQuestions(gone.merging(contents.questions.mapValues { $0 }) { _, stored in stored })
         publishChanges(from: before.sessions, to: contents.sessions)
         noteChange()
     }

@@ -15,7 +15,9 @@ extension ControlPlaneService {
     /// `DELETE /api/devices/{deviceId}`: forgets the device and deletes its channels at APNs; a 404 when unknown.
     public func deleteDevice(_ deviceId: DeviceID) async throws(ServiceError) {
         // Driven by another instance: its owner deletes it (an unknown id there changes nothing).
-        guard watcher.boxes[deviceId] != nil || isDrivenElsewhere(deviceId) else { throw .notFound("no device '\(deviceId)'") }
+        if watcher.boxes[deviceId] == nil {
+            guard try await isDrivenElsewhere(deviceId) else { throw .notFound("no device '\(deviceId)'") }
+        }
         try await handle([.deviceDeleted(deviceId, at: now)])
     }
 
@@ -24,8 +26,11 @@ extension ControlPlaneService {
     /// fallback: it should read `GET /api/devices/{deviceId}` again).
     public func reportChannelCard(_ deviceId: DeviceID, channelId: BroadcastChannelID) async throws(ServiceError) {
         let channels = watcher.boxes[deviceId]?.record.channel.channels ?? []
-        guard channels.contains(where: { $0.id == channelId }) || isDrivenElsewhere(deviceId) else {
-            throw .notFound("device '\(deviceId)' has no channel '\(channelId.first8)…'; read GET /api/devices/\(deviceId) for the current one")
+        if !channels.contains(where: { $0.id == channelId }) {
+            guard try await isDrivenElsewhere(deviceId) else {
+                throw .notFound(
+                    "device '\(deviceId)' has no channel '\(channelId.first8)…'; read GET /api/devices/\(deviceId) for the current one")
+            }
         }
         try await handle([.channelCardReported(deviceId, channelId, at: now)])
     }

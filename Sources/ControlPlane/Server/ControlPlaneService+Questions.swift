@@ -29,7 +29,7 @@ extension [QuestionEffect] {
             switch effect {
             case .save(let question): .putQuestion(question)
             case .forget(let ids): .deleteQuestions(ids)
-            case .alert, .withdraw, .resolved, .log: nil
+            case .adopted, .alert, .withdraw, .resolved, .log: nil
             }
         }
     }
@@ -50,6 +50,8 @@ extension ControlPlaneService {
     public func answerQuestion(_ id: QuestionID, _ answer: String, by deviceId: DeviceID?)
         async throws(ServiceError) -> QuestionAnswerOutcome
     {
+        // Sharing a database, the phone may answer here before this instance heard of the question.
+        _ = await knownQuestion(id)
         await acquire()
         defer { release() }
         var book = questions
@@ -69,9 +71,9 @@ extension ControlPlaneService {
     }
 
     /// Starts a long poll on `id` atomically with the question's state (no resolution slips between the
-    /// check and the parking); nil when there is no such question.
-    func startWaiting(on id: QuestionID) -> QuestionWaitStart? {
-        guard let question = questions[id] else { return nil }
+    /// check and the parking); nil when there is no such question (sharing a database: in the store either).
+    func startWaiting(on id: QuestionID) async -> QuestionWaitStart? {
+        guard await knownQuestion(id) != nil, let question = questions[id] else { return nil }
         guard question.state == .pending else { return .settled(question) }
         guard let ticket = questionWaiters.register(id) else { return .full }
         return .parked(ticket)
@@ -109,7 +111,7 @@ extension ControlPlaneService {
         var isChanged = false
         for effect in effects {
             switch effect {
-            case .save(let question):
+            case .save(let question), .adopted(let question):
                 publishQuestion(question)
                 isChanged = true
             case .forget: break

@@ -28,12 +28,31 @@ extension ControlPlaneService {
 
     /// Folds `members` into one commit, keeps the result only once committed, then answers each member.
     /// Hold the lock.
+    ///
+    /// Sharing a database, the store keeps the report numbers: when another instance took a later number
+    /// for a session first, the store refuses the whole commit and names it, and the group is folded again
+    /// with that member answered as the late resend it is (at most ``sequencedAttempts`` times).
     private func commit(_ members: [(ticket: Int, change: SessionChangeGroup.Change)]) async {
         let at = now
-        var group = SessionChangeGroup(book: questions)
-        let outcomes = members.map { group.take($0.change, sessions: fleet.sessions, reportSeqs: reportSeqs, at: at) }
-        if !group.writes.isEmpty {
-            do { try await dependencies.store.commit(group.writes) } catch {
+        let isShared = dependencies.coordinator != nil
+        var known = isShared ? [:] : reportSeqs
+        var storedReports: [SessionID: SessionReport] = [:]
+        var attempt = 0
+        while true {
+            attempt += 1
+            var group = SessionChangeGroup(book: questions, isSequencedByStore: isShared)
+            let sessions = fleet.sessions.merging(storedReports) { _, stored in stored }
+            let outcomes = members.map { group.take($0.change, sessions: sessions, reportSeqs: known, at: at) }
+            do {
+                if !group.writes.isEmpty { try await dependencies.store.commit(group.writes) }
+            } catch {
+                if let conflict = error.conflict, attempt < Self.sequencedAttempts {
+                    for (sid, stale) in conflict.staleReports {
+                        known[sid] = stale.lastSeq
+                        if let report = stale.report { storedReports[sid] = report }
+                    }
+                    continue
+                }
                 for (member, outcome) in zip(members, outcomes) {
                     if case .refused(let refusal) = outcome {
                         sessionChanges.answer(member.ticket, .failure(refusal))
@@ -43,9 +62,23 @@ extension ControlPlaneService {
                 }
                 return
             }
+            await keep(group, members: members, outcomes: outcomes, at: at)
+            return
         }
+    }
+
+    /// How many times a group is folded again after the shared store refused it for a stale number. Each
+    /// refusal names every stale member, so a second attempt succeeds unless more reports of the same
+    /// sessions were taken elsewhere meanwhile.
+    static let sequencedAttempts = 4
+
+    /// Keeps a committed group in memory, carries out its question effects, and answers each member.
+    private func keep(
+        _ group: SessionChangeGroup, members: [(ticket: Int, change: SessionChangeGroup.Change)],
+        outcomes: [SessionChangeGroup.Outcome], at: UnixTime
+    ) async {
         for (sid, report) in group.changed { fleet.put(sid, report, heardAt: at) }
-        reportSeqs.merge(group.seqs) { _, taken in taken }
+        if dependencies.coordinator == nil { reportSeqs.merge(group.seqs) { _, taken in taken } }
         questions = group.book
         await carryOut(group.questionEffects)
         // An archived session leaves the list: a removal event.

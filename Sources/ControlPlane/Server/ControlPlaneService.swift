@@ -66,7 +66,8 @@ public actor ControlPlaneService {
     var watcher: Watcher
     var fleet = FleetSnapshot()
     /// The last `LFG-Report-Seq` taken per session (``ReportSequence``), in memory: after a restart the
-    /// first numbered report is taken whatever its number.
+    /// first numbered report is taken whatever its number. Unused when sharing a database: the store keeps
+    /// the numbers then (``StoreWrite/takeReportSeq(_:_:)``), so the order holds across instances.
     var reportSeqs: [SessionID: Int] = [:]
     /// Session changes waiting to be committed as one group, and their answers (group commit).
     var sessionChanges = SessionChangeQueue()
@@ -279,10 +280,15 @@ public actor ControlPlaneService {
         let window = dependencies.coalesceWindow
         let changes = changes
         while !Task.isCancelled {
+            let isIdle = isIdle
             let isChange = await withTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    try? await clock.sleep(for: interval)
-                    return false
+                // An idle service waits for a change alone: no timer wake-up at all (an instance serves
+                // thousands of accounts, most of them with nothing to decide most of the time).
+                if !isIdle {
+                    group.addTask {
+                        try? await clock.sleep(for: interval)
+                        return false
+                    }
                 }
                 group.addTask {
                     await changes.wait()
@@ -301,4 +307,11 @@ public actor ControlPlaneService {
 
     /// Tells the tick loop something changed.
     func noteChange() { changes.notify() }
+
+    /// Whether a timed tick could decide nothing: no device driven here, no session, no question, no
+    /// widget reload or channel deletion owed. Anything that ends it notes a change (``noteChange()``).
+    public var isIdle: Bool {
+        watcher.deviceIds.isEmpty && fleet.sessions.isEmpty && fleet.hosts.isEmpty && questions.questions.isEmpty
+            && widgetOutbox.isEmpty && watcher.retiredChannels.isEmpty
+    }
 }

@@ -38,11 +38,21 @@ struct SessionChangeGroup {
     /// The sessions changed, in order (a session changed twice appears twice).
     private(set) var changed: [(sid: SessionID, report: SessionReport)] = []
 
-    /// - Parameter book: the service's questions now (copied once for the whole group).
-    init(book: QuestionBook) { self.book = book }
+    /// Whether the store keeps the report numbers (several instances on one database): each number taken
+    /// is then also a `.takeReportSeq` write, which the store refuses when another instance took a later one.
+    private let isSequencedByStore: Bool
 
-    /// Folds one change in. `sessions` and `reportSeqs` are the service's committed state; the group's
-    /// own earlier changes take precedence over them.
+    /// - Parameters:
+    ///   - book: the service's questions now (copied once for the whole group).
+    ///   - isSequencedByStore: see ``isSequencedByStore``.
+    init(book: QuestionBook, isSequencedByStore: Bool = false) {
+        self.book = book
+        self.isSequencedByStore = isSequencedByStore
+    }
+
+    /// Folds one change in. `sessions` and `reportSeqs` are the service's committed state (sharing a
+    /// database: the numbers and reports the store answered a refused attempt with); the group's own
+    /// earlier changes take precedence over them.
     mutating func take(
         _ change: Change, sessions: [SessionID: SessionReport], reportSeqs: [SessionID: Int], at now: UnixTime
     ) -> Outcome {
@@ -56,6 +66,7 @@ struct SessionChangeGroup {
         do throws(ServiceError) { report = try change.change(current) } catch { return .refused(error) }
         let asked = book.promptReported(
             change.sid, report.archived ? nil : report.prompt, isSessionGone: report.archived, at: now)
+        if isSequencedByStore, let seq = change.seq { writes.append(.takeReportSeq(change.sid, seq)) }
         writes += [.putSession(change.sid, report)] + asked.writes
         questionEffects += asked
         reports[change.sid] = report

@@ -11,6 +11,8 @@ public final class InMemoryStore: AccountStore {
         var contents: [AccountID: StoreContents] = [:]
         var history: [AccountID: [CardHistoryRecord]] = [:]
         var accounts: [AccountID: AccountRecord] = [:]
+        /// The last `LFG-Report-Seq` taken per session (``StoreWrite/takeReportSeq(_:_:)``).
+        var reportSeqs: [AccountID: [SessionID: Int]] = [:]
         var failNextCommit = false
         var commits = 0
     }
@@ -34,9 +36,21 @@ public final class InMemoryStore: AccountStore {
             }
             var contents = state.contents[account] ?? StoreContents()
             var history = state.history[account] ?? []
+            var seqs = state.reportSeqs[account] ?? [:]
+            var conflict = StoreConflict()
+            for write in writes {
+                if case .deleteSession(let sid) = write { seqs[sid] = nil }
+                guard case .takeReportSeq(let sid, let seq) = write else { continue }
+                if ReportSequence.isStale(seq, after: seqs[sid]) {
+                    conflict.staleReports[sid] = .init(lastSeq: seqs[sid]!, report: contents.sessions[sid])
+                }
+                seqs[sid] = seq
+            }
+            if !conflict.isEmpty { throw .conflict(conflict) }
             for write in writes { Self.apply(write, to: &contents, history: &history) }
             state.contents[account] = contents
             state.history[account] = history
+            state.reportSeqs[account] = seqs
             state.commits += 1
         }
     }
@@ -94,6 +108,7 @@ public final class InMemoryStore: AccountStore {
         case .putQuestion(let question): contents.questions[question.id] = question
         case .deleteQuestions(let ids): for id in ids { contents.questions[id] = nil }
         case .putDeviceCredential(let record): contents.deviceCredentials[record.id] = record
+        case .takeReportSeq: break  // checked and kept by commit, before any write applies
         }
     }
 }

@@ -38,6 +38,11 @@ public enum StoreWrite: Hashable, Sendable {
     case deleteQuestions([QuestionID])
     /// Insert or replace a paired device's credential, by id (a revocation puts it with `revokedAt` set).
     case putDeviceCredential(DeviceCredentialRecord)
+    /// Several instances on one database: takes `seq` as the session's last `LFG-Report-Seq`, or refuses
+    /// the whole commit with a ``StoreConflict`` when it is stale (``ReportSequence``), so the order holds
+    /// whichever instance each report reaches. Only stores that can be shared keep these (PostgreSQL, and
+    /// the in-memory store for tests); the others refuse the commit.
+    case takeReportSeq(SessionID, Int)
 }
 
 /// Everything a store holds, as loaded at start.
@@ -97,6 +102,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public var operation: String
     public var code: Int32?
     public var message: String
+    /// Set when a shared store refused the commit because another writer was first.
+    public var conflict: StoreConflict?
 
     public init(operation: String, code: Int32? = nil, message: String) {
         self.operation = operation

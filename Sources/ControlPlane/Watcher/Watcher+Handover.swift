@@ -9,8 +9,10 @@ extension Watcher {
         return box.pending == nil && !box.isChannelRequested
     }
 
-    /// Stops driving `ids` (their leases are given up or lost): their boxes leave, nothing is written;
-    /// the store keeps what they last committed for the next owner to load.
+    /// Stops driving `ids` (their leases are given up or lost): their boxes leave, and so do the channels
+    /// they retired (the next owner loads and deletes those; kept here, this instance would delete them
+    /// too and write its copy over the owner's rows); nothing is written: the store keeps what they last
+    /// committed for the next owner to load.
     public mutating func releaseDevices(_ ids: Set<DeviceID>) {
         for deviceId in ids {
             boxes[deviceId] = nil
@@ -19,5 +21,7 @@ extension Watcher {
         }
         dirtyDevices.subtract(ids)
         sortedDevices.removeAll { ids.contains($0) }
+        for channel in retiredChannels where ids.contains(channel.deviceId) { channelDeletions[channel.id] = nil }
+        retiredChannels.removeAll { ids.contains($0.deviceId) }
     }
 }

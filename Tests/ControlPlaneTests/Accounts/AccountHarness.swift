@@ -17,20 +17,34 @@ struct AccountHarness {
     let owner: ControlPlaneService
     let accounts: AccountDirectory
     let router: APIRouter
+    /// The instance's lease rounds, when `coordinator` was given (one instance of several on a database).
+    let director: LeaseDirector?
 
-    init(store: any AccountStore = InMemoryStore()) async throws {
+    /// - Parameter coordinator: coordinates this instance with others on the store's database (one lease
+    ///   round is run before anything, so the services may push for the devices they hold).
+    init(store: any AccountStore = InMemoryStore(), coordinator: (any FleetCoordinator)? = nil) async throws {
         self.store = store
         let (gateway, time) = (gateway, time)
-        let make = { @Sendable (store: any Store) in
-            ControlPlaneService(
-                .init(
-                    store: store, gateway: gateway, decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock))
+        let leases = InstanceLeases()
+        let make = { @Sendable (account: AccountID, store: any Store) in
+            var dependencies = ControlPlaneService.Dependencies(
+                store: store, gateway: gateway, decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock)
+            dependencies.coordinator = coordinator.map { AccountCoordinator(account: account, shared: $0, leases: leases) }
+            dependencies.leaseTTL = Self.leaseTTL
+            return ControlPlaneService(dependencies)
         }
-        owner = make(store.scoped(to: .owner))
+        owner = make(.owner, store.scoped(to: .owner))
         try await owner.start()
-        accounts = AccountDirectory(
-            owner: owner, store: store, wallClock: time.wallClock) { _, store in make(store) }
+        let accounts = AccountDirectory(
+            owner: owner, store: store, wallClock: time.wallClock) { account, store in make(account, store) }
+        self.accounts = accounts
         try await accounts.start()
+        director = coordinator.map {
+            LeaseDirector(
+                coordinator: $0, leases: leases, accounts: accounts, ttl: Self.leaseTTL, interval: .seconds(10),
+                wallClock: time.wallClock)
+        }
+        await director?.round()
         router = APIRouter(
             accounts: accounts, authenticator: Authenticator(token: Self.ownerToken, loginCode: nil, now: { time.now }))
     }
@@ -68,6 +82,9 @@ struct AccountHarness {
         }
         return credential
     }
+
+    /// A lease long enough for any test on the manual clock (leases are trusted for 80 % of it).
+    static let leaseTTL = 600.0
 
     /// The service of account `name`.
     func service(_ name: AccountID) throws -> ControlPlaneService {

@@ -3,6 +3,7 @@ import ControlPlane
 import FleetCore
 import Foundation
 import HTTPTypes
+import StorePostgres
 import Testing
 
 /// Contract 8.4: a token sees and changes only its own account's data. Every route an account reaches is
@@ -22,8 +23,11 @@ import Testing
         static let anaSession =
             #"{"title":"Build","busy":true,"prompt":{"id":"q1","kind":"permission","text":"Bash: make"}}"#
 
-        static func make() async throws -> World {
-            let harness = try await AccountHarness()
+        /// - Parameter coordinator: one instance of several on the store's PostgreSQL database.
+        static func make(store: any AccountStore = InMemoryStore(), coordinator: (any FleetCoordinator)? = nil)
+            async throws -> World
+        {
+            let harness = try await AccountHarness(store: store, coordinator: coordinator)
             let ana = try await harness.createAccount("ana")
             let bob = try await harness.createAccount("bob")
             let prompt = Self.anaSession
@@ -179,7 +183,21 @@ import Testing
         "Another account's ids are 404s, its lists are empty, and its rows never change", arguments: cases.keys.sorted()
     )
     func crossAccount(route: String) async throws {
-        let world = try await World.make()
+        try await Self.check(route, in: try await World.make())
+    }
+
+    @Test(
+        "On a PostgreSQL database shared by several instances, another account's ids are 404s, its lists are empty, and its rows never change",
+        .enabled(if: PostgresTestDatabase.url != nil, "needs LFG_TEST_DATABASE_URL (scripts/test.sh starts a cluster)"),
+        arguments: cases.keys.sorted())
+    func crossAccountOnSharedPostgres(route: String) async throws {
+        let store = try PostgresTestDatabase.makeStore()
+        let coordinator = try PostgresCoordinator(store: store)
+        defer { coordinator.shutdown() }
+        try await Self.check(route, in: try await World.make(store: store, coordinator: coordinator))
+    }
+
+    static func check(_ route: String, in world: World) async throws {
         let before = try await world.anaRows()
         let check = try #require(Self.cases[route])
         try await check(world)

@@ -12,6 +12,7 @@ import Testing
         effects.map { effect in
             switch effect {
             case .save(let question): "save \(question.id) \(question.state)"
+            case .adopted(let question): "adopted \(question.id) \(question.state)"
             case .forget(let ids): "forget \(ids.count)"
             case .alert(let question): "alert \(question.id)"
             case .withdraw(let question): "withdraw \(question.id)"

@@ -1,0 +1,52 @@
+import ControlPlane
+import FleetCore
+import Testing
+
+/// The shared stores' report-number rule (``StoreWrite/takeReportSeq(_:_:)``): the same rule as one
+/// instance's (``ReportSequence``), kept where every instance sees it.
+@Suite struct ReportSeqStoreTests {
+    /// Stores that keep report numbers: PostgreSQL (when a test database runs) and the in-memory store.
+    static var sharedKinds: [StoreKind] { StoreKind.available.filter { $0 != .sqlite } }
+
+    static let pairs: [(seq: Int, last: Int?)] = [nil, 1, 2, 3, 5].flatMap { last in (1...6).map { (seq: $0, last: last) } }
+
+    @Test("A number is refused exactly when ReportSequence calls it stale; a refused commit changes nothing and names the last number", arguments: sharedKinds)
+    func ruleMatchesReportSequence(kind: StoreKind) async throws {
+        let store = try kind.make()
+        for (index, pair) in Self.pairs.enumerated() {
+            let sid = SessionID("s\(index)")
+            if let last = pair.last {
+                try await store.commit([.takeReportSeq(sid, last), .putSession(sid, SessionReport(title: "last"))])
+            }
+            let stale = ReportSequence.isStale(pair.seq, after: pair.last)
+            do {
+                try await store.commit([.takeReportSeq(sid, pair.seq), .putSession(sid, SessionReport(title: "new"))])
+                #expect(!stale, "seq \(pair.seq) after \(String(describing: pair.last)) was taken")
+            } catch {
+                let refused = try #require(error.conflict?.staleReports[sid], "\(error)")
+                #expect(stale, "seq \(pair.seq) after \(String(describing: pair.last)) was refused")
+                #expect(refused == StoreConflict.StaleReport(lastSeq: pair.last ?? -1, report: SessionReport(title: "last")))
+            }
+            let stored = try await store.load().sessions[sid]?.title
+            #expect(stored == (stale ? "last" : "new"), "seq \(pair.seq) after \(String(describing: pair.last))")
+        }
+    }
+
+    @Test("A deleted session's numbering starts over, as on one instance", arguments: sharedKinds)
+    func deleteForgets(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.commit([.takeReportSeq("s", 9), .putSession("s", SessionReport(title: "nine"))])
+        try await store.commit([.deleteSession("s")])
+        try await store.commit([.takeReportSeq("s", 5), .putSession("s", SessionReport(title: "five"))])
+        #expect(try await store.load().sessions["s"]?.title == "five")
+    }
+
+    @Test("A store no other instance shares keeps no numbers: the write is refused and nothing changes")
+    func sqliteRefuses() async throws {
+        let store = try StoreKind.sqlite.make()
+        await #expect(throws: StoreError.self) {
+            try await store.commit([.putSession("s", SessionReport(title: "T")), .takeReportSeq("s", 1)])
+        }
+        #expect(try await store.load().sessions.isEmpty)
+    }
+}
