@@ -25,16 +25,34 @@ struct AnswerBench: Sendable {
         var residentWaitingMiB: Double
         var threadsBefore: Int
         var threadsWaiting: Int
+        /// (a) with the answer POSTed to another instance (`--database-url`); absent on SQLite.
+        var acrossInstances: AcrossInstances? = nil
+        var store = "sqlite"
+    }
+
+    /// (a) measured with the answer POSTed to another instance than the one the hook waits on.
+    struct AcrossInstances: Encodable {
+        var questions: Int
+        var p50Milliseconds: Double
+        var p99Milliseconds: Double
+        var maxMilliseconds: Double
+        var postP50Milliseconds: Double
+        var postP99Milliseconds: Double
     }
 
     static let token = "bench-answers-token"
     let executable: String
     let home: String
+    /// The instance the hooks report to and wait on.
     let service: ControlPlaneService
-    let server: HTTPServer
     let url: String
+    /// Where answers are POSTed for the cross-instance figure: a second instance on the same database
+    /// (nil on SQLite: one instance only).
+    var otherURL: String? = nil
     let client = HTTPClient()
     let running: Task<Void, Never>
+    /// Called once the tasks stopped (closes the instances' notification connections).
+    var cleanUp: @Sendable () -> Void = {}
 
     static func start(executable: String) async throws -> AnswerBench {
         let home = NSTemporaryDirectory() + "lfg-bench-answers-" + UUID().uuidString
@@ -55,47 +73,19 @@ struct AnswerBench: Sendable {
             }
         }
         return AnswerBench(
-            executable: executable, home: home, service: service, server: server, url: "http://127.0.0.1:\(port)",
-            running: running)
+            executable: executable, home: home, service: service, url: "http://127.0.0.1:\(port)", running: running)
     }
 
     func stop() async {
         running.cancel()
         await running.value
+        cleanUp()
         try? FileManager.default.removeItem(atPath: home)
     }
 
     func measure(questions: Int, parallel: Int, waiters: Int, progress: (String) -> Void) async throws -> Figures {
-        var latencies: [Double] = []
-        var posts: [Double] = []
-        var hookMemory: ProcessFigures?
-        var started = 0
-        while started < questions {
-            let batch = min(parallel, questions - started)
-            let hooks = try (0..<batch).map { try HookChild.start(
-                executable: executable, sid: "bench-\(started + $0)", url: url, token: Self.token, home: home + "/hook") }
-            try await until("\(batch) hooks waiting") { service.questionWaiters.count == batch }
-            if hookMemory == nil { hookMemory = ProcessFigures.of(pid: hooks[0].pid) }
-            let pending = await service.questionList(state: .pending)
-            for hook in hooks {
-                guard let question = pending.first(where: { $0.sid.rawValue == hook.sid }) else {
-                    throw CommandFailure("bench: no pending question for \(hook.sid)")
-                }
-                let sent = ContinuousClock.now
-                let response = try await client.send(HTTPClientRequest(
-                    method: "POST", url: url + "/api/questions/\(question.id)/answer",
-                    headers: [("Authorization", "Bearer \(Self.token)"), ("Content-Type", "application/json")],
-                    body: Data(#"{"answer":"Allow"}"#.utf8)))
-                let answered = ContinuousClock.now
-                guard response.status == 200 else { throw CommandFailure("bench: the answer got \(response.status)") }
-                let printed = try await hook.firstOutput()
-                latencies.append(BenchServeFleet.milliseconds(printed - sent))
-                posts.append(BenchServeFleet.milliseconds(answered - sent))
-            }
-            for hook in hooks { hook.wait() }
-            started += batch
-            if started % 100 < parallel { progress("    \(started)/\(questions) answered\n") }
-        }
+        var (latencies, posts, hookMemory) = try await answerLatencies(
+            questions: questions, parallel: parallel, answerURL: url, sids: "bench-", progress: progress)
         let (before, waiting) = try await waitingCost(waiters: waiters)
         latencies.sort()
         posts.sort()
@@ -108,6 +98,59 @@ struct AnswerBench: Sendable {
             hookResidentMiB: hookMemory?.residentMiB ?? 0, hookThreads: hookMemory?.threads ?? 0, waiters: waiters,
             residentBeforeMiB: before.residentMiB, residentWaitingMiB: waiting.residentMiB, threadsBefore: before.threads,
             threadsWaiting: waiting.threads)
+    }
+
+    /// (a) again, each answer POSTed to the other instance (``otherURL``) while the hook waits on this one.
+    /// Run it before ``measure(questions:parallel:waiters:progress:)``: the long polls (b) leaves parked
+    /// would count as waiting hooks.
+    func measureAcrossInstances(questions: Int, parallel: Int, progress: (String) -> Void) async throws -> AcrossInstances? {
+        guard let otherURL else { return nil }
+        var (latencies, posts, _) = try await answerLatencies(
+            questions: questions, parallel: parallel, answerURL: otherURL, sids: "across-", progress: progress)
+        latencies.sort()
+        posts.sort()
+        return AcrossInstances(
+            questions: latencies.count, p50Milliseconds: Self.percentile(latencies, 50),
+            p99Milliseconds: Self.percentile(latencies, 99), maxMilliseconds: latencies.last ?? 0,
+            postP50Milliseconds: Self.percentile(posts, 50), postP99Milliseconds: Self.percentile(posts, 99))
+    }
+
+    /// Real hooks waiting on this instance, each answered through `answerURL`: the time from sending the
+    /// answer to the hook printing its decision, and the answer POST's own round trip (milliseconds).
+    private func answerLatencies(
+        questions: Int, parallel: Int, answerURL: String, sids: String, progress: (String) -> Void
+    ) async throws -> (latencies: [Double], posts: [Double], hookMemory: ProcessFigures?) {
+        var latencies: [Double] = []
+        var posts: [Double] = []
+        var hookMemory: ProcessFigures?
+        var started = 0
+        while started < questions {
+            let batch = min(parallel, questions - started)
+            let hooks = try (0..<batch).map { try HookChild.start(
+                executable: executable, sid: sids + "\(started + $0)", url: url, token: Self.token, home: home + "/hook") }
+            try await until("\(batch) hooks waiting") { service.questionWaiters.count == batch }
+            if hookMemory == nil { hookMemory = ProcessFigures.of(pid: hooks[0].pid) }
+            let pending = await service.questionList(state: .pending)
+            for hook in hooks {
+                guard let question = pending.first(where: { $0.sid.rawValue == hook.sid }) else {
+                    throw CommandFailure("bench: no pending question for \(hook.sid)")
+                }
+                let sent = ContinuousClock.now
+                let response = try await client.send(HTTPClientRequest(
+                    method: "POST", url: answerURL + "/api/questions/\(question.id)/answer",
+                    headers: [("Authorization", "Bearer \(Self.token)"), ("Content-Type", "application/json")],
+                    body: Data(#"{"answer":"Allow"}"#.utf8)))
+                let answered = ContinuousClock.now
+                guard response.status == 200 else { throw CommandFailure("bench: the answer got \(response.status)") }
+                let printed = try await hook.firstOutput()
+                latencies.append(BenchServeFleet.milliseconds(printed - sent))
+                posts.append(BenchServeFleet.milliseconds(answered - sent))
+            }
+            for hook in hooks { hook.wait() }
+            started += batch
+            if started % 100 < parallel { progress("    \(started)/\(questions) answered\n") }
+        }
+        return (latencies, posts, hookMemory)
     }
 
     /// This process's memory and threads with `waiters` pending questions, before and while a child
