@@ -30,12 +30,16 @@ struct AnswerBench: Sendable {
         var store = "sqlite"
     }
 
-    /// (a) measured with the answer POSTed to another instance than the one the hook waits on.
+    /// (a) on two instances sharing a database, answers alternating between the instance the hook waits
+    /// on and the other one, so both figures come from the same minutes of the same run.
     struct AcrossInstances: Encodable {
         var questions: Int
+        var sameP50Milliseconds: Double
+        var sameP99Milliseconds: Double
         var p50Milliseconds: Double
         var p99Milliseconds: Double
         var maxMilliseconds: Double
+        var samePostP50Milliseconds: Double
         var postP50Milliseconds: Double
         var postP99Milliseconds: Double
     }
@@ -84,11 +88,10 @@ struct AnswerBench: Sendable {
     }
 
     func measure(questions: Int, parallel: Int, waiters: Int, progress: (String) -> Void) async throws -> Figures {
-        var (latencies, posts, hookMemory) = try await answerLatencies(
-            questions: questions, parallel: parallel, answerURL: url, sids: "bench-", progress: progress)
+        let measured = try await answerLatencies(
+            questions: questions, parallel: parallel, answerURLs: [url], sids: "bench-", progress: progress)
+        let (latencies, posts, hookMemory) = (measured.latencies[0].sorted(), measured.posts[0].sorted(), measured.hookMemory)
         let (before, waiting) = try await waitingCost(waiters: waiters)
-        latencies.sort()
-        posts.sort()
         let p99 = Self.percentile(latencies, 99)
         let postP99 = Self.percentile(posts, 99)
         return Figures(
@@ -100,28 +103,33 @@ struct AnswerBench: Sendable {
             threadsWaiting: waiting.threads)
     }
 
-    /// (a) again, each answer POSTed to the other instance (``otherURL``) while the hook waits on this one.
-    /// Run it before ``measure(questions:parallel:waiters:progress:)``: the long polls (b) leaves parked
-    /// would count as waiting hooks.
+    /// (a) with answers alternating between this instance and the other one (``otherURL``), while every hook
+    /// waits on this one. Run it before ``measure(questions:parallel:waiters:progress:)``: the long polls
+    /// (b) leaves parked would count as waiting hooks.
     func measureAcrossInstances(questions: Int, parallel: Int, progress: (String) -> Void) async throws -> AcrossInstances? {
         guard let otherURL else { return nil }
-        var (latencies, posts, _) = try await answerLatencies(
-            questions: questions, parallel: parallel, answerURL: otherURL, sids: "across-", progress: progress)
-        latencies.sort()
-        posts.sort()
+        let (latencies, posts, _) = try await answerLatencies(
+            questions: questions, parallel: parallel, answerURLs: [url, otherURL], sids: "across-", progress: progress)
+        let same = latencies[0].sorted()
+        let across = latencies[1].sorted()
+        let samePosts = posts[0].sorted()
+        let acrossPosts = posts[1].sorted()
         return AcrossInstances(
-            questions: latencies.count, p50Milliseconds: Self.percentile(latencies, 50),
-            p99Milliseconds: Self.percentile(latencies, 99), maxMilliseconds: latencies.last ?? 0,
-            postP50Milliseconds: Self.percentile(posts, 50), postP99Milliseconds: Self.percentile(posts, 99))
+            questions: across.count, sameP50Milliseconds: Self.percentile(same, 50),
+            sameP99Milliseconds: Self.percentile(same, 99), p50Milliseconds: Self.percentile(across, 50),
+            p99Milliseconds: Self.percentile(across, 99), maxMilliseconds: across.last ?? 0,
+            samePostP50Milliseconds: Self.percentile(samePosts, 50), postP50Milliseconds: Self.percentile(acrossPosts, 50),
+            postP99Milliseconds: Self.percentile(acrossPosts, 99))
     }
 
-    /// Real hooks waiting on this instance, each answered through `answerURL`: the time from sending the
-    /// answer to the hook printing its decision, and the answer POST's own round trip (milliseconds).
+    /// Real hooks waiting on this instance, answered through `answerURLs` in turn: per URL, the time from
+    /// sending the answer to the hook printing its decision, and the answer POST's own round trip (ms).
     private func answerLatencies(
-        questions: Int, parallel: Int, answerURL: String, sids: String, progress: (String) -> Void
-    ) async throws -> (latencies: [Double], posts: [Double], hookMemory: ProcessFigures?) {
-        var latencies: [Double] = []
-        var posts: [Double] = []
+        questions: Int, parallel: Int, answerURLs: [String], sids: String, progress: (String) -> Void
+    ) async throws -> (latencies: [[Double]], posts: [[Double]], hookMemory: ProcessFigures?) {
+        var latencies = [[Double]](repeating: [], count: answerURLs.count)
+        var posts = [[Double]](repeating: [], count: answerURLs.count)
+        var answered = 0
         var hookMemory: ProcessFigures?
         var started = 0
         while started < questions {
@@ -135,16 +143,18 @@ struct AnswerBench: Sendable {
                 guard let question = pending.first(where: { $0.sid.rawValue == hook.sid }) else {
                     throw CommandFailure("bench: no pending question for \(hook.sid)")
                 }
+                let target = answered % answerURLs.count
+                answered += 1
                 let sent = ContinuousClock.now
                 let response = try await client.send(HTTPClientRequest(
-                    method: "POST", url: answerURL + "/api/questions/\(question.id)/answer",
+                    method: "POST", url: answerURLs[target] + "/api/questions/\(question.id)/answer",
                     headers: [("Authorization", "Bearer \(Self.token)"), ("Content-Type", "application/json")],
                     body: Data(#"{"answer":"Allow"}"#.utf8)))
-                let answered = ContinuousClock.now
+                let answeredAt = ContinuousClock.now
                 guard response.status == 200 else { throw CommandFailure("bench: the answer got \(response.status)") }
                 let printed = try await hook.firstOutput()
-                latencies.append(BenchServeFleet.milliseconds(printed - sent))
-                posts.append(BenchServeFleet.milliseconds(answered - sent))
+                latencies[target].append(BenchServeFleet.milliseconds(printed - sent))
+                posts[target].append(BenchServeFleet.milliseconds(answeredAt - sent))
             }
             for hook in hooks { hook.wait() }
             started += batch

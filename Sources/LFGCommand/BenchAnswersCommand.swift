@@ -23,7 +23,8 @@ public struct BenchAnswersCommand: Command {
             process): this process's resident memory and threads before and while they wait.
         --database-url URL: two instances in this process share that PostgreSQL database (a fresh schema)
             instead of one on SQLite, and (a) runs a second time with each answer POSTed to the other
-            instance than the one the hook waits on (answer -> hook across instances).
+            instance than the one the hook waits on for every other question (answer -> hook across
+            instances, beside the same instance's figure in the same minutes).
         Prints human-readable lines, then one JSON object.
         """
 
@@ -83,9 +84,11 @@ public struct BenchAnswersCommand: Command {
             result.threadsBefore, result.threadsWaiting))
         if let across {
             context.write(String(
-                format: "(a') across instances (the hook waits on one, the answer is POSTed to the other): n=%d p50=%.2f ms"
-                    + " p99=%.2f ms max=%.2f ms (the POST round trip: p50=%.2f ms p99=%.2f ms)\n",
-                across.questions, across.p50Milliseconds, across.p99Milliseconds, across.maxMilliseconds,
+                format: "(a') two instances, answers alternating: the hook's own instance p50=%.2f ms p99=%.2f ms;"
+                    + " the other instance (across) n=%d p50=%.2f ms p99=%.2f ms max=%.2f ms"
+                    + " (POST round trip p50: own %.2f ms, other %.2f ms; other p99 %.2f ms)\n",
+                across.sameP50Milliseconds, across.sameP99Milliseconds, across.questions, across.p50Milliseconds,
+                across.p99Milliseconds, across.maxMilliseconds, across.samePostP50Milliseconds,
                 across.postP50Milliseconds, across.postP99Milliseconds))
         }
         var output = result
