@@ -23,16 +23,23 @@ final class Admission: Sendable {
         (submissions, continuation) = AsyncStream.makeStream(of: Submission.self)
     }
 
-    /// Runs `suspend` and queues the request for a handler task, atomically with respect to `close()`;
-    /// returns false when the server is shutting down (answer the request directly instead).
-    func submit(_ context: RequestContext, _ request: HTTPRequest, suspend: () -> Void) -> Bool {
-        state.withLock { state in
+    /// Runs `suspend`, then queues the request for a handler task (running `accepted` first); returns false
+    /// when the server is shutting down (the caller answers the suspended request itself). Neither the suspension nor the
+    /// hand-off runs under the lock (both are system calls or wake a thread, and the handler tasks'
+    /// `claim` waited on them): queueing and `close()` still agree, because a request recorded before
+    /// `close()` is returned by it even when its hand-off comes too late to be read.
+    func submit(
+        _ context: RequestContext, _ request: HTTPRequest, suspend: () -> Void, accepted: () -> Void
+    ) -> Bool {
+        suspend()
+        let isAccepted = state.withLock { state in
             guard state.isAccepting else { return false }
-            suspend()
             state.unclaimed[ObjectIdentifier(context)] = context
-            continuation.yield(Submission(context: context, request: request))
+            accepted()
             return true
         }
+        if isAccepted { continuation.yield(Submission(context: context, request: request)) }
+        return isAccepted
     }
 
     /// Takes `context` for a handler task; false when shutdown already answered it.

@@ -20,13 +20,12 @@ func requestCompleted(
     _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ contextSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_RequestTerminationCode
 ) {
-    if let context, let connection {
-        Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().connections.requestFinished(connection)
-    }
+    let core = context.map { Unmanaged<ServerCore>.fromOpaque($0).takeUnretainedValue() }
+    if let core, let connection { core.connections.requestFinished(connection) }
     guard let contextSlot, let raw = contextSlot.pointee else { return }
-    let context = Unmanaged<RequestContext>.fromOpaque(raw)
-    context.takeUnretainedValue().markCompleted()
-    context.release()
+    let request = Unmanaged<RequestContext>.fromOpaque(raw)
+    if request.takeUnretainedValue().markCompleted() { core?.inFlight.ended() }
+    request.release()
     contextSlot.pointee = nil
 }
 

@@ -1,6 +1,7 @@
 internal import CMicroHTTPD
 internal import CMicroHTTPDShims
 import Foundation
+import HTTPTypes
 
 /// Reads a connection's request headers, query arguments and peer address out of libmicrohttpd.
 enum ConnectionValues {
@@ -13,7 +14,7 @@ enum ConnectionValues {
     static func headers(of connection: OpaquePointer) -> [String: String] {
         var headers: [String: String] = [:]
         for (name, value) in pairs(of: connection, kind: .HEADER_KIND) {
-            let key = name.lowercased()
+            let key = name.lowercasedHTTPFieldName
             headers[key] = headers[key].map { "\($0), \(value)" } ?? value
         }
         return headers
@@ -36,10 +37,12 @@ enum ConnectionValues {
 
     /// The peer's address as text, when libmicrohttpd knows it.
     static func peerAddress(of connection: OpaquePointer) -> String? {
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard lfg_mhd_peer_address(connection, &buffer, buffer.count) == 1 else { return nil }
-        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        return String(decoding: bytes, as: UTF8.self)
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            guard let base = buffer.baseAddress, lfg_mhd_peer_address(connection, base, buffer.count) == 1 else {
+                return nil
+            }
+            return String(cString: base)
+        }
     }
 
     private static func pairs(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {

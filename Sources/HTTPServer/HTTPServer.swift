@@ -92,6 +92,8 @@ public final class HTTPServer: Sendable {
             core.answerUnclaimed()
             group.cancelAll()
         }
+        // Answers given but not yet sent would be dropped by stopping the daemon now.
+        await core.inFlight.waitUntilNone()
         stopDaemon()
     }
 

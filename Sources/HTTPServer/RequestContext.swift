@@ -23,6 +23,8 @@ final class RequestContext: Sendable {
     let connection: UncheckedSendable<OpaquePointer>
     private let phase = Mutex<Phase>(.receiving(body: Data(), isTooLarge: false))
     private let completion = Latch()
+    /// Whether the request went to a handler task (counted in the server's ``InFlightRequests``).
+    private let handedOff = Atomic<Bool>(false)
     /// The streaming response's bridge, once the handler answered with a stream; closed at completion.
     private let stream = Mutex<(isCompleted: Bool, stream: ResponseStream?)>((false, nil))
 
@@ -52,14 +54,19 @@ final class RequestContext: Sendable {
     /// the connection resumes, and libmicrohttpd then completes the request without ever queueing the
     /// streaming answer, so the stream's own free callback never comes. Without this its producer
     /// (an `/api/events` subscriber) would be pumped into the buffer forever and shutdown would wait on it.
-    func markCompleted() {
+    /// Returns whether the request had been handed to a handler task (``markHandedOff()``).
+    func markCompleted() -> Bool {
         let attached = stream.withLock { state in
             state.isCompleted = true
             return state.stream
         }
         attached?.close()
         completion.fire()
+        return handedOff.load(ordering: .acquiring)
     }
+
+    /// Notes that the request went to a handler task; its completion then ends it in ``InFlightRequests``.
+    func markHandedOff() { handedOff.store(true, ordering: .releasing) }
 
     /// Ties a streaming answer to this request, so the request's completion closes it
     /// (at once when the request already completed).
@@ -71,7 +78,7 @@ final class RequestContext: Sendable {
         if isCompleted { responseStream.close() }
     }
 
-    /// Returns once libmicrohttpd is done with the request, so shutdown never cuts an answer short.
+    /// Returns once libmicrohttpd is done with the request (a streaming answer's task waits for it).
     func waitUntilCompleted() async { await completion.wait() }
 
     /// Moves to `next` and returns the phase before.

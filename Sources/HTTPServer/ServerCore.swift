@@ -10,6 +10,8 @@ final class ServerCore: Sendable {
     let handler: any HTTPHandler
     let admission = Admission()
     let connections: ConnectionGuard
+    /// Requests handed to handler tasks and not yet completed by libmicrohttpd; shutdown waits for them.
+    let inFlight = InFlightRequests()
 
     init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) {
         self.configuration = configuration
@@ -67,11 +69,19 @@ final class ServerCore: Sendable {
                 method: context.method, path: ConnectionValues.decoded(context.rawPath),
                 query: ConnectionValues.query(of: connection), headers: ConnectionValues.headers(of: connection),
                 body: body, remoteAddress: ConnectionValues.peerAddress(of: connection), rawPath: context.rawPath)
-            if admission.submit(context, request, suspend: { MHD_suspend_connection(connection) }) {
-                return .YES
+            let isSubmitted = admission.submit(context, request) {
+                MHD_suspend_connection(connection)
+            } accepted: {
+                context.markHandedOff()
+                inFlight.began()
             }
-            _ = context.exchange(.answered)
-            return Self.queue(Self.shuttingDown, stream: nil, on: connection)
+            if !isSubmitted {
+                // Shutting down: answer the (already suspended) request on the next call. Not counted in
+                // `inFlight`: shutdown must not wait on clients that keep sending.
+                _ = context.exchange(.ready(Self.shuttingDown, nil))
+                MHD_resume_connection(connection)
+            }
+            return .YES
         case .waiting:
             return .YES  // a spurious call while the handler runs
         case .ready(let response, let stream):
@@ -95,9 +105,10 @@ final class ServerCore: Sendable {
         return nil
     }
 
-    /// Runs the handler for one suspended request, resumes the connection with its answer, and for a
-    /// streaming answer pumps the producer's chunks until it finishes or the client goes away. Returns
-    /// only when libmicrohttpd is done with the request, so stopping after all tasks end cuts nothing short.
+    /// Runs the handler for one suspended request and resumes the connection with its answer. A whole-body
+    /// answer returns at once (libmicrohttpd sends it; shutdown waits on ``inFlight`` until it is sent);
+    /// a streaming answer pumps the producer's chunks until it finishes or the client goes away, and
+    /// returns only when libmicrohttpd is done with the request.
     func serve(_ submission: Admission.Submission) async {
         let context = submission.context
         guard admission.claim(context) else { return }
@@ -109,11 +120,11 @@ final class ServerCore: Sendable {
             _ = context.exchange(.ready(response, stream))
             MHD_resume_connection(context.connection.value)
             await Self.pump(source, into: stream)
+            await context.waitUntilCompleted()
         } else {
             _ = context.exchange(.ready(response, nil))
             MHD_resume_connection(context.connection.value)
         }
-        await context.waitUntilCompleted()
     }
 
     /// Answers the requests no handler task took (shutdown), so no connection stays suspended.

@@ -23,18 +23,18 @@ public struct HTTPRequest: Sendable, Equatable {
         body: Data = Data(), remoteAddress: String? = nil, rawPath: String? = nil
     ) {
         self.rawPath = rawPath
-        self.method = method.uppercased()
+        self.method = method.uppercasedHTTPMethod
         self.path = path
         self.query = query
         var lowered: [String: String] = [:]
-        for (name, value) in headers { lowered[name.lowercased()] = value }
+        for (name, value) in headers { lowered[name.lowercasedHTTPFieldName] = value }
         self.headers = lowered
         self.body = body
         self.remoteAddress = remoteAddress
     }
 
     /// A header's value by case-insensitive name.
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    public func header(_ name: String) -> String? { headers[name.lowercasedHTTPFieldName] }
 
     /// The path split on `/`, without empty parts: `/api/sessions/x` -> `["api", "sessions", "x"]`.
     public var pathComponents: [String] { path.split(separator: "/").map(String.init) }

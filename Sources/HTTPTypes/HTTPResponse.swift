@@ -24,8 +24,12 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response of `value`, encoded with sorted keys.
     public static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
-        let data = (try? WireJSON.encode(value)) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(data))
+        jsonBytes((try? WireJSON.encode(value)) ?? Data("{}".utf8), status: status)
+    }
+
+    /// A JSON response whose body is already encoded (`bytes` must be JSON).
+    public static func jsonBytes(_ bytes: Data, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(bytes))
     }
 
     /// The contract's error shape: `{"error": "<what is wrong>", "field": "<name>"?}`.

@@ -8,18 +8,25 @@ import Foundation
 /// the answer of every `PUT /api/sessions/{sid}`, its stored row and every `GET /api/sessions`. It builds
 /// a tree of small values, then writes it once; a test compares it byte for byte with JSONEncoder.
 final class WireJSONEncoder: Encoder {
-    let codingPath: [any CodingKey]
+    /// The path of the value that holds this one, and this value's key in it: the whole path is built
+    /// only when asked for (an error, a type that reads it), so a nested value costs no array of its own.
+    fileprivate let parentPath: [any CodingKey]
+    fileprivate let key: (any CodingKey)?
+    var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     /// What was encoded so far (nil: nothing yet).
     fileprivate(set) var node: WireNode?
 
-    init(codingPath: [any CodingKey] = []) { self.codingPath = codingPath }
+    init(parentPath: [any CodingKey] = [], key: (any CodingKey)? = nil) {
+        self.parentPath = parentPath
+        self.key = key
+    }
 
     /// `value` as JSON bytes.
     static func encode(_ value: some Encodable) throws -> Data {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        try node(for: value, at: []).write(into: &bytes)
+        bytes.reserveCapacity(512)
+        try node(for: value, in: [], key: nil).write(into: &bytes)
         return Data(bytes)
     }
 
@@ -50,21 +57,25 @@ final class WireJSONEncoder: Encoder {
 
     fileprivate func set(_ node: WireNode) { self.node = node }
 
-    /// The node for one value: the values JSONEncoder treats specially by type, else the value's own encoding.
-    static func node<T: Encodable>(for value: T, at codingPath: [any CodingKey]) throws -> WireNode {
+    /// The node for one value (at `key` inside the value at `parentPath`, or in an array there when `key`
+    /// is nil): the values JSONEncoder treats specially by type, else the value's own encoding.
+    static func node<T: Encodable>(for value: T, in parentPath: [any CodingKey], key: (any CodingKey)?) throws
+        -> WireNode
+    {
         // Type comparisons, not `as?` casts: a failed dynamic cast per kind would cost more than the encoding.
         if T.self == String.self { return .string(value as! String) }
         if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }  // JSONEncoder's default
         if T.self == URL.self { return .string((value as! URL).absoluteString) }
         if T.self == Decimal.self { return .number((value as! Decimal).description) }
-        let encoder = WireJSONEncoder(codingPath: codingPath)
+        let encoder = WireJSONEncoder(parentPath: parentPath, key: key)
         try value.encode(to: encoder)
         return encoder.node ?? .object(WireObject())  // JSONEncoder writes {} for a value that wrote nothing
     }
 }
 
 /// One JSON value under construction; objects and arrays are shared boxes their containers fill.
-indirect enum WireNode {
+/// Not `indirect`: the boxes are classes already, and an indirect case would cost an allocation per value.
+enum WireNode {
     case null
     case bool(Bool)
     /// The number's text, as written.
@@ -77,12 +88,12 @@ indirect enum WireNode {
 
     /// A floating-point number as JSONEncoder writes it: its description without a trailing `.0`;
     /// NaN and infinities are refused (JSON has no such numbers).
-    static func float<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F, at codingPath: [any CodingKey])
-        throws -> WireNode
-    {
+    static func float<F: BinaryFloatingPoint & CustomStringConvertible>(
+        _ value: F, at codingPath: @autoclosure () -> [any CodingKey]
+    ) throws -> WireNode {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
-                value, .init(codingPath: codingPath, debugDescription: "\(value) is not a JSON number"))
+                value, .init(codingPath: codingPath(), debugDescription: "\(value) is not a JSON number"))
         }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
@@ -119,6 +130,12 @@ indirect enum WireNode {
     /// everything else (non-ASCII included) as is.
     private static func writeString(_ text: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        // Most text needs no escape: copy it whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -143,15 +160,44 @@ indirect enum WireNode {
 /// sort); a key set twice keeps its last value, as JSONEncoder's does.
 final class WireObject {
     private(set) var members: [(key: String, value: WireNode)] = []
+    /// Each member's ``SortKey``, in the same order: most comparisons end on these integers.
+    private var sortKeys: [SortKey] = []
 
     func set(_ key: String, _ value: WireNode) {
+        let sortKey = SortKey(key)
         // Members usually arrive in declaration order, a few places from sorted: walk back from the end.
         var index = members.count
-        while index > 0, key.utf8.lexicographicallyPrecedes(members[index - 1].key.utf8) { index -= 1 }
-        if index > 0, members[index - 1].key == key {
+        while index > 0, sortKey.precedes(sortKeys[index - 1], key, members[index - 1].key) { index -= 1 }
+        if index > 0, sortKeys[index - 1].prefix == sortKey.prefix, members[index - 1].key == key {
             members[index - 1].value = value
         } else {
             members.insert((key, value), at: index)
+            sortKeys.insert(sortKey, at: index)
+        }
+    }
+
+    /// A key's first 8 UTF-8 bytes as a big-endian integer (zero-padded) and its length, so UTF-8 byte
+    /// order (JSONEncoder's key order) is integer order unless the prefixes are equal.
+    struct SortKey {
+        let prefix: UInt64
+        let count: Int
+
+        init(_ key: String) {
+            var prefix: UInt64 = 0
+            var count = 0
+            for byte in key.utf8 {
+                if count < 8 { prefix |= UInt64(byte) << (56 - 8 * count) }
+                count += 1
+            }
+            self.prefix = prefix
+            self.count = count
+        }
+
+        /// Whether `key` (this sort key's) comes before `otherKey` (`other`'s) in UTF-8 byte order.
+        func precedes(_ other: SortKey, _ key: String, _ otherKey: String) -> Bool {
+            if prefix != other.prefix { return prefix < other.prefix }
+            if count <= 8 || other.count <= 8 { return count < other.count }
+            return key.utf8.lexicographicallyPrecedes(otherKey.utf8)
         }
     }
 }
@@ -193,7 +239,7 @@ private struct WireKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        object.set(key.stringValue, try WireJSONEncoder.node(for: value, at: codingPath + [key]))
+        object.set(key.stringValue, try WireJSONEncoder.node(for: value, in: codingPath, key: key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -214,7 +260,7 @@ private struct WireKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key.stringValue) }
 
     private func superEncoder(named name: String) -> any Encoder {
-        let encoder = WireJSONEncoder(codingPath: codingPath)
+        let encoder = WireJSONEncoder(parentPath: codingPath)
         object.set(name, .deferred(encoder))
         return encoder
     }
@@ -244,7 +290,7 @@ private struct WireUnkeyedContainer: UnkeyedEncodingContainer {
     private func integer(_ value: some BinaryInteger) { array.elements.append(.number(String(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        array.elements.append(try WireJSONEncoder.node(for: value, at: codingPath))
+        array.elements.append(try WireJSONEncoder.node(for: value, in: codingPath, key: nil))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -262,7 +308,7 @@ private struct WireUnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     mutating func superEncoder() -> any Encoder {
-        let encoder = WireJSONEncoder(codingPath: codingPath)
+        let encoder = WireJSONEncoder(parentPath: codingPath)
         array.elements.append(.deferred(encoder))
         return encoder
     }
@@ -287,5 +333,8 @@ private struct WireSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) { encoder.set(.number(String(value))) }
     mutating func encode(_ value: UInt32) { encoder.set(.number(String(value))) }
     mutating func encode(_ value: UInt64) { encoder.set(.number(String(value))) }
-    mutating func encode<T: Encodable>(_ value: T) throws { encoder.set(try WireJSONEncoder.node(for: value, at: codingPath)) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        // The same path as this encoder's, without building it.
+        encoder.set(try WireJSONEncoder.node(for: value, in: encoder.parentPath, key: encoder.key))
+    }
 }

@@ -23,6 +23,11 @@ import Testing
         var array: [Int?] = [1, nil, 3]
         var nested: [[String]] = [[], ["a"], ["b", "c"]]
         var dictionary: [String: Int] = ["b": 2, "a": 1, "B": 3, "a10": 10, "a9": 9, "é": 5, "": 0]
+        /// Keys that share their first 8 bytes (the encoder's integer sort prefix) or end inside them.
+        var longKeys: [String: Int] = [
+            "abcdefghij": 1, "abcdefgh": 2, "abcdefghi": 3, "abcdefgha": 4, "abcdefg": 5, "abcdefgz": 6,
+            "abcdefgh\u{0}": 7, "abc\u{0}": 8, "abc": 9, "abcdefghé": 10, "abcdefghz": 11,
+        ]
         var intKeyed: [Int: String] = [10: "ten", 2: "two"]
         var data = Data([0, 1, 2, 250, 255])
         var url = URL(string: "https://example.com/a/b?c=d")!
@@ -31,7 +36,7 @@ import Testing
 
         enum CodingKeys: String, CodingKey {
             case text, flag, integer, unsigned, small, double, float, optionalPresent, optionalAbsent, array, nested
-            case dictionary, intKeyed, data, url, date, empty, innerObject, innerList, parent
+            case dictionary, longKeys, intKeyed, data, url, date, empty, innerObject, innerList, parent
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -49,6 +54,7 @@ import Testing
             try container.encode(array, forKey: .array)
             try container.encode(nested, forKey: .nested)
             try container.encode(dictionary, forKey: .dictionary)
+            try container.encode(longKeys, forKey: .longKeys)
             try container.encode(intKeyed, forKey: .intKeyed)
             try container.encode(data, forKey: .data)
             try container.encode(url, forKey: .url)

@@ -33,15 +33,15 @@ extension APIRouter {
     }
 
     static func makeRoutes(_ service: ControlPlaneService) -> [Route] {
-        [
+        let listings = ListingEncodings()
+        return [
             Route("GET", "/api/sessions") { _, _ in
-                struct Body: Encodable { var sessions: [SessionListing] }
-                return .json(Body(sessions: await service.sessions()))
+                .jsonBytes(listings.sessionsBody(await service.sessions()))
             },
             Route("PUT", "/api/sessions/{sid}") { request, parameters in
                 await with(SessionReport.self, request) { report throws(ServiceError) in
                     let seq = request.header(ReportSequence.header).flatMap { Int($0) }
-                    return .json(try await service.putSession(SessionID(parameters[0]), report, seq: seq))
+                    return .jsonBytes(listings.encoded(try await service.putSession(SessionID(parameters[0]), report, seq: seq)))
                 }
             },
             Route("PATCH", "/api/sessions/{sid}") { request, parameters in

@@ -1,0 +1,47 @@
+import AsyncTesting
+import Foundation
+import HTTPServer
+import HTTPTypes
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A handler's task ends once it has handed its answer over, before libmicrohttpd has sent it; stopping
+/// must still wait until every answer given is sent.
+@Suite struct ShutdownTests {
+    /// Larger than loopback's socket buffers, so sending it takes as long as the client takes to read it.
+    static let answerBytes = 16 * 1024 * 1024
+
+    @Test("An answer given while the server stops is sent whole before the daemon stops", .timeLimit(.minutes(1)))
+    func answerGivenDuringShutdownIsSentWhole() async throws {
+        let entered = Signal("the handler to start")
+        let release = Signal("the test to release the handler")
+        let handler = HandlerFunction { _ in
+            entered.fire()
+            try? await release.wait()
+            return HTTPResponse(status: 200, body: .bytes(Data(count: Self.answerBytes)))
+        }
+        let server = HTTPServer(configuration: .init(port: 0), handler: handler)
+        let port = try server.start()
+        let running = Task { try await server.run() }
+        let socket = try RawSocket.connected(port: port, receiveBuffer: 4_096)
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        _ = request.withCString { send(socket, $0, strlen($0), 0) }
+        try await entered.wait()
+        running.cancel()
+        release.fire()
+        var received = 0
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += count
+        }
+        try await bounded("the cancelled server's run() to return") { try await running.value }
+        #expect(received > Self.answerBytes)  // the headers, then every byte of the body
+    }
+}
