@@ -147,7 +147,7 @@ let package = Package(
             name: "ControlPlaneTests",
             dependencies: [
                 "ControlPlane", "ControlPlaneTesting", "AsyncTesting", "StoreSQLite", "StorePostgres", "StoreSQL", "HTTPServer", "HTTPClient", "APNs",
-                "APNsMock", "ES256OpenSSL", "LFGCommand", "FleetApp", "FleetAppTesting", "QRCode", "QRCodeTesting", "Sealing",
+                "APNsMock", "ES256OpenSSL", "LFGCommand", "FleetApp", "FleetAppTesting", "FleetCoreTesting", "QRCode", "QRCodeTesting", "Sealing",
             ],
             swiftSettings: strict
         ),

@@ -55,6 +55,10 @@ public struct BenchServeCommand: Command {
                 format: "    %6d devices %6d sessions: cold %8.2f ms, unchanged %7.3f ms (%.3f%% of a core at 2 s), one change %8.2f ms (%d updates)\n",
                 figures.devices, figures.sessions, figures.coldTickMilliseconds, figures.unchangedTickMilliseconds,
                 figures.unchangedCoreShareAt2s * 100, figures.changedTickMilliseconds, figures.updatesDecidedOnChange))
+            context.write(String(
+                format: "        a change only the %d probe devices see %7.3f ms (%d updates); a change no card shows %7.3f ms\n",
+                BenchServeFleet.probeDevices, figures.probeChangedTickMilliseconds, figures.updatesDecidedOnProbeChange,
+                figures.unshownChangeTickMilliseconds))
         }
         struct Output: Encodable {
             var latency: Latency

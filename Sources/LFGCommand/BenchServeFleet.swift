@@ -16,10 +16,19 @@ struct BenchServeFleet {
         var unchangedTickMilliseconds: Double
         /// Share of one core an unchanged fleet costs at the default 2 s tick.
         var unchangedCoreShareAt2s: Double
-        /// A tick after one session changed: re-reduce and decide an update for every device.
+        /// A tick after one session changed in a way every card shows: an update for every device.
         var changedTickMilliseconds: Double
         var updatesDecidedOnChange: Int
+        /// A tick after a change only the few probe devices see (the others hide its folder).
+        var probeChangedTickMilliseconds: Double
+        var updatesDecidedOnProbeChange: Int
+        /// A tick after a change no card shows (the title of a session below the shown rows).
+        var unshownChangeTickMilliseconds: Double
     }
+
+    /// Devices that see only the probe folder (every other device hides it), as bench/instances.py's probes.
+    static let probeDevices = 20
+    static let probeFolder = "/probe"
 
     static let quietTicks = 20
 
@@ -29,14 +38,20 @@ struct BenchServeFleet {
         watcher.handle(.loaded(devices: [:], since: [:], at: 0))
         var fleet = FleetSnapshot()
         for index in 0..<sessions { fleet.put(Self.sid(index), Self.report(index, step: 0)) }
+        let probe = SessionID("probe-session")
+        fleet.put(probe, SessionReport(title: "Probe", cwd: Self.probeFolder + "/a", busy: true))
         var now: UnixTime = 1_000
         for index in 0..<devices {
             let device = DeviceID("device-\(index)")
-            if index % 100 == 0 {
-                // A few devices hide a folder: a handful of distinct filters, each reduced once per change.
-                watcher.handle(.deviceReported(device, DeviceProfile(env: .sandbox, hiddenDirs: ["/work/p\(index % 5)"]), at: now))
-            }
+            // A few devices hide a folder more: a handful of distinct views, each kept up to date per change.
+            let hidden = index % 100 == 0 ? [Self.probeFolder, "/work/p\(index % 5)"] : [Self.probeFolder]
+            watcher.handle(.deviceReported(device, DeviceProfile(env: .sandbox, hiddenDirs: HiddenDirs(hidden)), at: now))
             watcher.handle(.tokenRegistered(device, .update, .sandbox, hex: Self.hex(index), at: now))
+        }
+        for index in 0..<Self.probeDevices {
+            let device = DeviceID("probe-\(index)")
+            watcher.handle(.deviceReported(device, DeviceProfile(env: .sandbox, hiddenDirs: ["/work"]), at: now))
+            watcher.handle(.tokenRegistered(device, .update, .sandbox, hex: Self.hex(devices + index), at: now))
         }
         let clock = ContinuousClock()
         now += 2
@@ -50,14 +65,28 @@ struct BenchServeFleet {
             quiet += clock.measure { effects = watcher.handle(.ticked(fleet, at: now)) }
             precondition(effects.batches.isEmpty, "an unchanged fleet must not push")
         }
+        fleet.put(probe, SessionReport(title: "Probe", cwd: Self.probeFolder + "/a", prompt: Prompt(kind: .question, text: "?")))
+        now += 6
+        let probeChanged = clock.measure { effects = watcher.handle(.ticked(fleet, at: now)) }
+        let probeUpdates = effects.batches.count
+        Self.deliver(effects.batches, to: &watcher, at: now)
+        // The last session has been working since the first tick: far below the three rows every card shows.
+        var renamed = Self.report(sessions - 1, step: 0)
+        renamed.title = "Renamed"
+        fleet.put(Self.sid(sessions - 1), renamed)
+        now += 6
+        let unshownChanged = clock.measure { effects = watcher.handle(.ticked(fleet, at: now)) }
+        precondition(effects.batches.isEmpty, "a change no card shows must not push")
         fleet.put(Self.sid(1), Self.report(1, step: 1))
-        now += 2
+        now += 6
         let changed = clock.measure { effects = watcher.handle(.ticked(fleet, at: now)) }
         let unchanged = Self.milliseconds(quiet) / Double(Self.quietTicks)
         return Figures(
             devices: devices, sessions: sessions, coldTickMilliseconds: Self.milliseconds(cold),
             unchangedTickMilliseconds: unchanged, unchangedCoreShareAt2s: unchanged / 2_000,
-            changedTickMilliseconds: Self.milliseconds(changed), updatesDecidedOnChange: effects.batches.count)
+            changedTickMilliseconds: Self.milliseconds(changed), updatesDecidedOnChange: effects.batches.count,
+            probeChangedTickMilliseconds: Self.milliseconds(probeChanged), updatesDecidedOnProbeChange: probeUpdates,
+            unshownChangeTickMilliseconds: Self.milliseconds(unshownChanged))
     }
 
     static func deliver(_ batches: [PushBatch], to watcher: inout Watcher, at now: UnixTime) {

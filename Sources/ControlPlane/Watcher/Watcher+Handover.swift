@@ -14,7 +14,12 @@ extension Watcher {
     /// too and write its copy over the owner's rows); nothing is written: the store keeps what they last
     /// committed for the next owner to load.
     public mutating func releaseDevices(_ ids: Set<DeviceID>) {
-        for deviceId in ids { boxes[deviceId] = nil }
+        for deviceId in ids {
+            boxes[deviceId] = nil
+            views.index(deviceId, reading: nil, guards: guards)
+            deviceWakes.schedule(deviceId, at: nil)
+        }
+        dirtyDevices.subtract(ids)
         sortedDevices.removeAll { ids.contains($0) }
         for channel in retiredChannels where ids.contains(channel.deviceId) { channelDeletions[channel.id] = nil }
         retiredChannels.removeAll { ids.contains($0.deviceId) }

@@ -44,7 +44,7 @@ extension Watcher {
 
     /// The phone ended its card: forget it and record the population it ended against (the veto).
     mutating func reportEnded(_ deviceId: DeviceID, now: UnixTime) -> [WatcherEffect] {
-        let population = view(of: deviceId).activeSids
+        let population = activeSids(of: deviceId)
         var box = box(deviceId)
         defer { boxes[deviceId] = box }
         let hadCard = box.record.card != nil
@@ -111,6 +111,8 @@ extension Watcher {
             effects.append(.saveDevice(deviceId, merged))
         }
         for deviceId in sortedDevices { boxes[deviceId]?.isEndedReportedBeforeLoad = false }
+        // A stored baseline of a session nothing reduced yet is looked at again at the next tick.
+        views.revisit.formUnion(stored.keys.filter { since[$0] == nil })
         since = stored.merging(since) { _, current in current }
         isLoaded = true
         return effects

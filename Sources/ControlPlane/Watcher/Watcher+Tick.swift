@@ -2,35 +2,34 @@ import APNs
 import FleetCore
 
 extension Watcher {
-    /// One tick: reduce the fleet (only when it changed) and walk the decision table for every device.
+    /// One tick: move the parts of the sessions that changed, then walk the decision table for the devices
+    /// whose inputs changed (their view, an event, their own last decision) or whose timers are due.
     mutating func tick(_ fleet: FleetSnapshot, now: UnixTime) -> [WatcherEffect] {
         guard isLoaded else { return [] }
-        var effects = refreshViews(fleet, now: now)
+        var due = dirtyDevices
+        dirtyDevices = []
+        for deviceId in due { views.index(deviceId, reading: boxes[deviceId]?.record.profile.hiddenDirs, guards: guards) }
+        var effects = refreshViews(fleet, now: now, due: &due)
         effects += retryChannelDeletions(now: now)
-        for deviceId in sortedDevices {
-            let hiddenDirs = boxes[deviceId]!.record.profile.hiddenDirs
-            let view = cache.view(for: hiddenDirs, since: since, guards: guards, silence: policy.silence)
-            effects += decide(deviceId, view: view, now: now)
+        due.formUnion(deviceWakes.takeDue(at: now))
+        guard decidesEveryDevice else {
+            for deviceId in due.sorted() where boxes[deviceId] != nil { effects += decide(deviceId, now: now) }
+            return effects
         }
+        for deviceId in sortedDevices { effects += decide(deviceId, now: now) }
         return effects
     }
 
-    /// Re-reduces when the sessions, the set of down hosts or the set of quiet sessions changed; keeps the
-    /// sticky baselines.
-    private mutating func refreshViews(_ fleet: FleetSnapshot, now: UnixTime) -> [WatcherEffect] {
-        let downHosts = fleet.downHosts(at: now)
-        let quiet = fleet.quietSessions(at: now, silence: policy.silence, downHosts: downHosts)
-        let key = FleetViewCache.Key(revision: fleet.revision, downHosts: downHosts, quiet: quiet)
-        guard cache.key != key else { return [] }
-        let sessions = fleet.fleetSessions(downHosts: downHosts)
-        let full = FleetReducer.reduce(sessions, previousSince: since, now: now, guards: guards, silence: policy.silence)
-        var changed: SinceMap = [:]
-        for (sid, entry) in full.since where since[sid] != entry { changed[sid] = entry }
-        let removed = since.keys.filter { full.since[$0] == nil }.sorted()
-        since = full.since
-        cache = FleetViewCache(key: key, sessions: sessions, views: [[]: FleetView(full)], reducedAt: now)
-        guard !changed.isEmpty || !removed.isEmpty else { return [] }
-        return [.saveSince(changed: changed, removed: removed)]
+    /// Decides for one device on its view; a device whose box this changed is decided again at the next
+    /// tick, and one with a timer running is woken when it is due.
+    private mutating func decide(_ deviceId: DeviceID, now: UnixTime) -> [WatcherEffect] {
+        let view = views.view(for: boxes[deviceId]!.record.profile.hiddenDirs, guards: guards)
+        let before = boxes[deviceId]!
+        let effects = decide(deviceId, view: view, now: now)
+        let box = boxes[deviceId]!
+        if box != before { dirtyDevices.insert(deviceId) }
+        deviceWakes.schedule(deviceId, at: Self.wake(at: wakeTimes(box), now: now))
+        return effects
     }
 
     /// The section-6 decision table for one device, plus token ageing, channel upkeep and renewal.
@@ -75,7 +74,7 @@ extension Watcher {
             }
             // Phone ends card -> server push-starts a replacement -> phone ends that too, 27-102 times a
             // day, stacking stale cards (guard `start-veto`). Holds until some active sid is new.
-            if guards.isOn(.startVeto), let veto = box.record.veto, view.activeSids.isSubset(of: veto) {
+            if guards.isOn(.startVeto), let veto = box.record.veto, views.activeSids(for: box.record.profile.hiddenDirs, areAllIn: veto) {
                 guard !box.record.isVetoLogged else { return effects }
                 box.record.isVetoLogged = true
                 let line = DecisionLogLine.startVetoed(
@@ -105,11 +104,12 @@ extension Watcher {
         }
         // A worded local update the app made over our wordless push is no change (ContentState+Words).
         if card.contentState.isSame(as: content, words: words, guards: guards) {
-            box.noTokensLogged = nil
             // A steady card is re-pushed before its stale date, so only a card nobody can reach reads stale.
             guard guards.isOn(.staleDate), let staleAt = card.staleAt, now >= staleAt - policy.staleRefreshLead else {
+                box.noTokensLogged = nil
                 return effects
             }
+            // A refresh nothing can carry is logged `no-tokens` once, not at every tick until the card changes.
         }
         return effects + send(.update, content: content, box: &box, deviceId: deviceId, now: now)
     }

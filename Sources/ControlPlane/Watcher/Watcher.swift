@@ -29,7 +29,15 @@ public struct Watcher: Sendable {
     public internal(set) var since: SinceMap = [:]
     /// Whether the stored state has loaded; ticks before that are ignored.
     public internal(set) var isLoaded = false
-    var cache = FleetViewCache()
+    /// Every session's part and one incremental reduction per distinct `hiddenDirs` (``FleetViews``).
+    var views = FleetViews()
+    /// Devices to decide at the next tick: an event touched them, or their last decision changed their box.
+    var dirtyDevices = Set<DeviceID>()
+    /// When each device's decision may change with nothing else changing (``wakeTimes(_:)``).
+    var deviceWakes = WakeSchedule<DeviceID>()
+    /// Decide for every device on every tick (the walk before views were incremental): the reference the
+    /// scoped walk is tested against. Off in production.
+    public var decidesEveryDevice = false
     var nextBatchId: UInt64 = 1
     var sortedDevices: [DeviceID] = []
     /// Channels no device needs any more, until APNs confirms their deletion (persisted).
@@ -50,7 +58,8 @@ public struct Watcher: Sendable {
     /// Applies one event; returns what the driver must do, in order.
     @discardableResult
     public mutating func handle(_ event: WatcherEvent) -> [WatcherEffect] {
-        switch event {
+        dirtyDevices.formUnion(event.touchedDevices)
+        return switch event {
         case .loaded(let devices, let since, let retired, let now):
             load(devices, since: since, retiredChannels: retired, now: now)
         case .ticked(let fleet, let now): tick(fleet, now: now)
@@ -71,8 +80,13 @@ public struct Watcher: Sendable {
 
     /// The view of the fleet `deviceId` currently has (its hidden folders applied), as of the last tick.
     public mutating func view(of deviceId: DeviceID) -> FleetView {
-        let hiddenDirs = boxes[deviceId]?.record.profile.hiddenDirs ?? []
-        return cache.view(for: hiddenDirs, since: since, guards: guards, silence: policy.silence)
+        views.view(for: boxes[deviceId]?.record.profile.hiddenDirs ?? [], guards: guards)
+    }
+
+    /// The sids `deviceId`'s view counts as active, as of the last tick (none before the first).
+    func activeSids(of deviceId: DeviceID) -> Set<SessionID> {
+        guard views.reducedSequence != nil else { return [] }
+        return views.activeSids(for: boxes[deviceId]?.record.profile.hiddenDirs ?? [])
     }
 
     /// Devices in id order (effects come out in this order, so every run is the same).
@@ -90,18 +104,5 @@ public struct Watcher: Sendable {
     mutating func makeBatchId() -> UInt64 {
         defer { nextBatchId &+= 1 }
         return nextBatchId
-    }
-}
-
-extension Array {
-    /// The first index whose element satisfies `belongsAfter` (which must be false then true along the array).
-    func partitioningIndex(where belongsAfter: (Element) -> Bool) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if belongsAfter(self[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 }

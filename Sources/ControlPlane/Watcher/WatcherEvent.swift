@@ -33,6 +33,23 @@ public enum WatcherEvent: Hashable, Sendable {
     case answersUnrecorded([WatcherEvent], at: UnixTime)
 }
 
+extension WatcherEvent {
+    /// The devices whose decision this event may change: they are decided at the next tick.
+    var touchedDevices: [DeviceID] {
+        switch self {
+        case .loaded(let devices, _, _, _): Array(devices.keys)
+        case .ticked: []
+        case .deviceReported(let deviceId, _, _), .appStateReported(let deviceId, _, _),
+            .tokenRegistered(let deviceId, _, _, _, _), .endedReported(let deviceId, _), .deviceDeleted(let deviceId, _),
+            .channelCardReported(let deviceId, _, _), .channelCreationAnswered(let deviceId, _, _, _):
+            [deviceId]
+        case .pushAnswered(let receipt, _): [receipt.deviceId]
+        case .channelDeletionAnswered(let channel, _, _): [channel.deviceId]
+        case .answersUnrecorded(let answers, _): answers.flatMap(\.touchedDevices)
+        }
+    }
+}
+
 /// How a card left the screen, for the card history.
 public enum CardEndReason: String, Hashable, Sendable, Codable {
     /// The server sent `end` and every addressed token accepted.

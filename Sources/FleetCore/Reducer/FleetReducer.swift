@@ -44,47 +44,43 @@ public enum FleetReducer {
                 guard seen.insert(session.sid).inserted else { continue }
             }
             if hiddenDirs.hides(session.report.cwd) { continue }
-            let display = guards.isOn(.noNews) ? session.displayState(at: now, silence: silence) : session.displayState
-            guard let display else { continue }
-            if display == .unknown {
+            let part = part(of: session, previousSince: previousSince, now: now, guards: guards, silence: silence)
+            switch part.share {
+            case .none: continue
+            case .unknown(let carried):
                 isTrustworthy = false
-                // Unknown is not a state change: a session whose host went down may still be mid-turn,
-                // so its baseline is carried over and its timer does not restart when the host returns.
-                if let previous = previousSince[session.sid] { since[session.sid] = previous }
-                continue
-            }
-            guard let state = display.rowState else { continue }
-            switch state {
-            case .working: working += 1
-            case .needsInput: needsInput += 1
-            case .unrecognized: continue
-            }
-            let started = previousSince.since(for: session.sid, in: state, now: now)
-            since[session.sid] = SinceEntry(state: state, since: started)
-            // Shortened so every push of the card fits its size limit (issue 12.8), the same cut in app and server.
-            // No news keeps the row and its count (the session may well still work) and says so on its line.
-            let title = CardTitle.fitted(session.report.title, besideSid: session.sid)
-            let noNewsSince = display == .noNews ? session.heardAt : nil
-            let row = Row(sid: session.sid, title: title, state: state, since: started, noNewsSince: noNewsSince)
-            active.append(row)
-            // The card shows the question of the session that has waited longest (the card's own order).
-            if state == .needsInput, let question = CardQuestion.asked(by: session, at: now),
-                asked.map({ cardOrder(row, $0.row) }) ?? true
-            {
-                asked = (row, question)
+                if let carried { since[session.sid] = carried }
+            case .row(let row, let question):
+                if row.state == .needsInput { needsInput += 1 } else { working += 1 }
+                since[session.sid] = SinceEntry(state: row.state, since: row.since)
+                active.append(row)
+                // The card shows the question of the session that has waited longest (the card's own order).
+                if let question, asked.map({ cardOrder(row, $0.row) }) ?? true { asked = (row, question) }
             }
         }
 
         active.sort(by: cardOrder)
+        let content = contentState(
+            working: working, needsInput: needsInput, activeCount: active.count, asked: asked?.question, now: now,
+            guards: guards
+        ) { limit in limit.map { Array(active.prefix($0)) } ?? active }
+        return FleetReduction(
+            contentState: content, since: since, activeTotal: working + needsInput, isTrustworthy: isTrustworthy)
+    }
+
+    /// The card's content from a reduction's totals; `rows(limit)` gives the first `limit` active rows in card
+    /// order (nil: all of them).
+    static func contentState(
+        working: Int, needsInput: Int, activeCount: Int, asked: Question?, now: UnixTime, guards: GuardSet,
+        rows: (Int?) -> [Row]
+    ) -> ContentState {
         // A question takes at least one row's room on every surface that shows it (SurfaceLayout), so the
         // state leaves that row out: what it carries is what is drawn, and the worst push still fits 4 KB.
         let rowLimit = asked == nil ? maxRows : maxRowsBesideQuestion
-        let shown = guards.isOn(.maxRows) ? Array(active.prefix(rowLimit)) : active
-        let content = ContentState(
-            working: working, needsInput: needsInput, rows: shown, more: active.count - shown.count, updatedAt: now,
-            question: asked.map { CardQuestion($0.question) })
-        return FleetReduction(
-            contentState: content, since: since, activeTotal: working + needsInput, isTrustworthy: isTrustworthy)
+        let shown = rows(guards.isOn(.maxRows) ? rowLimit : nil)
+        return ContentState(
+            working: working, needsInput: needsInput, rows: shown, more: activeCount - shown.count, updatedAt: now,
+            question: asked.map { CardQuestion($0) })
     }
 
     /// The card's row order: needs-input first, then oldest `since`, then sid ascending.

@@ -9,11 +9,12 @@ import Testing
         let working = SessionReport(title: "Build", busy: true)
         fleet.put("s1", working, heardAt: 1_000)
         let revision = fleet.revision
+        let sequence = fleet.sequence
         fleet.put("s1", working, heardAt: 1_600)
         #expect(fleet.revision == revision)
         #expect(fleet.heardAt["s1"] == 1_600)
-        // Heard again, it is not quiet at 11 minutes after its first report: the quiet set carries that.
-        #expect(fleet.quietSessions(at: 1_660, silence: .standard, downHosts: []).isEmpty)
+        // Heard again, it may no longer be quiet: the change log carries it to the watcher.
+        #expect(fleet.sessionsChanged(after: sequence) == ["s1"])
         fleet.put("s1", SessionReport(title: "Build", busy: false), heardAt: 1_700)
         #expect(fleet.revision != revision)
     }
@@ -38,6 +39,25 @@ import Testing
         let heard = watcher.handle(.ticked(fleet, at: 706)).batches
         #expect(heard.count == 1)
         #expect(heard.first?.contentState.rows.first?.noNewsSince == nil)
+    }
+
+    @Test("The change log names the sessions put or removed after a sequence, and says when it no longer reaches back")
+    func changeLogNamesChangedSessions() {
+        var fleet = FleetSnapshot()
+        for index in 0..<10 { fleet.put(SessionID("s\(index)"), SessionReport(title: "\(index)")) }
+        let sequence = fleet.sequence
+        #expect(fleet.sessionsChanged(after: sequence) == [])
+        fleet.put("s3", SessionReport(title: "three", host: "other"))
+        fleet.remove("s4")
+        fleet.heartbeat("other", HostHeartbeat(lastSeen: 0, ttlSeconds: 60))
+        #expect(fleet.sessionsChanged(after: sequence) == ["s3", "s4"])
+        #expect(fleet.sessionsByHost["other"] == ["s3"])
+        #expect(fleet.sessionsByHost[.local]?.contains("s3") == false)
+        // A reader far behind is told to look at everything.
+        for round in 0..<5_000 { fleet.put("s1", SessionReport(title: "\(round)")) }
+        #expect(fleet.sessionsChanged(after: sequence) == nil)
+        #expect(fleet.sessionsChanged(after: fleet.sequence - 1) == ["s1"])
+        #expect(fleet.sessionsChanged(after: fleet.sequence + 1) == nil)
     }
 
     private func deliver(_ batches: [PushBatch], to watcher: inout Watcher, at now: UnixTime) {
