@@ -3,7 +3,8 @@
 # body, then against `lfg serve` (SQLite store, fresh $LFG_HOME) for PUT /api/sessions/{sid}
 # (16 sessions, round-robin) and GET /api/sessions; then the same against `lfg serve` on a throwaway
 # PostgreSQL cluster (scripts/postgres-cluster.sh, with fsync ON: a real server's durability), when
-# PostgreSQL is installed. Prints req/s of each, the ratio to nginx and the load average at the end.
+# PostgreSQL is installed. Prints req/s of each, the ratio to nginx, the server's CPU time per request
+# (user + system, from /proc) and the load average at the end.
 # Usage: bench/ingest.sh [seconds per run, default 10]   (builds lfg in release first; needs wrk, nginx)
 # LFG_BIN=path measures that lfg binary instead (e.g. an older build for a before/after figure).
 # LFG_INGEST_POSTGRES=0 skips PostgreSQL. On a shared machine run it as `nice -n -10 bench/ingest.sh`.
@@ -65,23 +66,35 @@ cat > "$work/get.lua" <<LUA
 wrk.headers["Authorization"] = "Bearer $token"
 LUA
 
-# wrk's "Requests/sec:" line; non-2xx answers are counted as failures, not throughput.
+# wrk's "Requests/sec:" figure and its request count; non-2xx answers are counted as failures, not throughput.
 rate() {
   local out; out="$(wrk -t"$threads" -c"$connections" -d"${seconds}s" "$@")"
   if grep -q "Non-2xx" <<<"$out"; then echo "ingest.sh: non-2xx answers: $(grep Non-2xx <<<"$out")" >&2; exit 1; fi
-  awk '/Requests\/sec/ {print $2}' <<<"$out"
+  printf '%s %s\n' "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '/requests in/ {print $1}' <<<"$out")"
+}
+# The lfg server's CPU time so far (user + system, clock ticks).
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$lfg_pid/stat"; }
+# One wrk run against lfg_port; prints "req/s ratio server-CPU-microseconds-per-request". CPU per request
+# is steadier than req/s on a shared machine: it counts the server's own work, not its share of the cores.
+lfg_rate() {
+  local before after out
+  before="$(cpu_ticks)"
+  out="$(rate "$@")"
+  after="$(cpu_ticks)"
+  echo "${out% *} $(echo "${out% *} / $reference" | bc -l) $(echo "($after - $before) * 1000000 / $(getconf CLK_TCK) / ${out#* }" | bc -l)"
 }
 # PUT then GET against the lfg serve on lfg_port, stopped afterwards; prints both lines with their ratios.
 measure() {
   local store="$1" put get
-  put="$(rate -s "$work/put.lua" "http://127.0.0.1:$lfg_port")"
-  get="$(rate -s "$work/get.lua" "http://127.0.0.1:$lfg_port/api/sessions")"
+  put="$(lfg_rate -s "$work/put.lua" "http://127.0.0.1:$lfg_port")"
+  get="$(lfg_rate -s "$work/get.lua" "http://127.0.0.1:$lfg_port/api/sessions")"
   kill "$lfg_pid"; wait "$lfg_pid" 2>/dev/null || true
-  printf '%-10s PUT /api/sessions/{sid} %9.0f req/s  ratio %.3f\n' "$store" "$put" "$(echo "$put / $reference" | bc -l)"
-  printf '%-10s GET /api/sessions       %9.0f req/s  ratio %.3f\n' "$store" "$get" "$(echo "$get / $reference" | bc -l)"
+  printf '%-10s PUT /api/sessions/{sid} %9.0f req/s  ratio %.3f  server CPU %4.0f us/request\n' "$store" $put
+  printf '%-10s GET /api/sessions       %9.0f req/s  ratio %.3f  server CPU %4.0f us/request\n' "$store" $get
 }
 printf 'wrk -t%s -c%s, %ss each, loopback\n' "$threads" "$connections" "$seconds"
 reference="$(rate "http://127.0.0.1:$nginx_port/")"
+reference="${reference% *}"
 printf 'nginx static                       %9.0f req/s\n' "$reference"
 start_lfg
 measure SQLite

@@ -18,7 +18,13 @@ over every probe device's push; database round trips per tick (lfg_database_roun
 lfg_tick_seconds_count, from each instance's /metrics); resident memory (VmRSS) per instance; and for 3
 instances the takeover after kill -9 of one: until the survivors drive every device again, and until each
 of the killed instance's probe devices is pushed again (a probe report for both groups right after the kill).
-Prints human-readable lines and a final JSON object.
+
+--accounts N gives the same totals the shape of many people instead of one owner: N accounts (made with
+`POST /api/accounts`), each with DEVICES/N phones and SESSIONS/N sessions, no hidden folders; the probe
+devices are the phones of the first few accounts, and a probe report changes only its own account's cards.
+
+Prints human-readable lines, a table to paste into the README with the verdict against the targets
+(report -> push p99 < 100 ms, takeover < 5 s), and a final JSON object.
 """
 import argparse
 import http.client
@@ -110,12 +116,12 @@ class Instance:
             time.sleep(0.2)
         raise SystemExit("bench: lfg serve did not become ready; see " + self.log.name)
 
-    def request(self, method, path, body, auth=True, connection=None):
+    def request(self, method, path, body, auth=True, connection=None, token=TOKEN):
         own = connection is None
         connection = connection or http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         headers = {"Content-Type": "application/json"}
         if auth:
-            headers["Authorization"] = "Bearer " + TOKEN
+            headers["Authorization"] = "Bearer " + token
         connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
         response = connection.getresponse()
         data = response.read()
@@ -157,7 +163,7 @@ class Clients:
         self.instances = instances
         self.local = threading.local()
 
-    def call(self, index, method, path, body):
+    def call(self, index, method, path, body, token=TOKEN):
         instance = self.instances[index % len(self.instances)]
         connections = getattr(self.local, "connections", None)
         if connections is None:
@@ -168,7 +174,7 @@ class Clients:
             if connection is None:
                 connection = connections[key] = http.client.HTTPConnection("127.0.0.1", instance.port, timeout=30)
             try:
-                status, data = instance.request(method, path, body, connection=connection)
+                status, data = instance.request(method, path, body, connection=connection, token=token)
                 break
             except (http.client.HTTPException, OSError):
                 connection.close()
@@ -177,6 +183,7 @@ class Clients:
                     raise
         if not 200 <= status < 300:
             raise SystemExit("bench: %s %s answered %d: %s" % (method, path, status, data[:200]))
+        return data
 
 
 def in_parallel(jobs, threads, work):
@@ -212,28 +219,89 @@ def session_report(index):
             "busy": index % 3 != 0}
 
 
-def probe_group(device):
-    return "a" if device % 2 == 0 else "b"
+class Fleet:
+    """Who owns which device and session, and the probe groups (whose cards one probe report changes).
+
+    Owner shape (no accounts): every device and session is the owner's; two probe groups (a, b) told apart by
+    hidden folders. Accounts shape: account k owns devices [k*P, (k+1)*P) and sessions [k*S, (k+1)*S); the
+    probe groups are the first accounts, each with its own probe session. Device and session numbers are
+    global, so a device's token prefix and lease row name it whatever its account.
+    """
+
+    def __init__(self, args):
+        self.args = args
+        self.tokens = []  # account k's bearer token
+        if args.accounts:
+            self.phones = args.devices // args.accounts
+            self.sessions_each = args.sessions // args.accounts
+            if self.phones < 1 or self.sessions_each < 1:
+                raise SystemExit("bench: --accounts %d leaves an account no phone or no session" % args.accounts)
+            # Whole accounts only: the totals are what the accounts hold.
+            args.devices, args.sessions = args.accounts * self.phones, args.accounts * self.sessions_each
+            self.groups = list(range(min(args.accounts, -(-args.probes // self.phones))))
+            self.probes = len(self.groups) * self.phones
+        else:
+            self.groups = ["a", "b"]
+            self.probes = args.probes
+        # Every group's cards change every 6 s, past the 5 s routine-push interval, so the priority budget
+        # never holds a probe push back.
+        self.probe_interval = 6.0 / len(self.groups)
+        self.busy = {group: False for group in self.groups}
+
+    def make_accounts(self, clients):
+        def create(k):
+            data = clients.call(k, "POST", "/api/accounts", {"name": "acct-%d" % k})
+            self.tokens[k] = json.loads(data)["token"]
+        self.tokens = [None] * self.args.accounts
+        in_parallel(range(self.args.accounts), 8, create)
+
+    def token_of_device(self, device):
+        return self.tokens[device // self.phones] if self.args.accounts else TOKEN
+
+    def token_of_session(self, session):
+        return self.tokens[session // self.sessions_each] if self.args.accounts else TOKEN
+
+    def devices_of(self, group):
+        if self.args.accounts:
+            return range(group * self.phones, (group + 1) * self.phones)
+        return [d for d in range(self.probes) if ("a" if d % 2 == 0 else "b") == group]
+
+    def hidden_dirs(self, device):
+        if self.args.accounts:
+            return []
+        if device < self.probes:
+            return ["/work", "/probe/" + ("b" if device % 2 == 0 else "a")]
+        return ["/probe"]
+
+    def probe_report(self, clients, index, group, busy, steady=False):
+        name = ("probe-%s" % group) + ("-steady" if steady else "")
+        token = self.tokens[group] if self.args.accounts else TOKEN
+        clients.call(index, "PUT", "/api/sessions/" + name,
+                     {"title": "Probe %s" % group, "cwd": "/probe/%s" % group, "busy": busy}, token=token)
+
+    def flip(self, clients, index, group):
+        self.busy[group] = not self.busy[group]
+        self.probe_report(clients, index, group, self.busy[group])
 
 
-def seed(clients, args):
+def seed(clients, fleet):
+    args = fleet.args
     started = time.time()
-    in_parallel(range(args.sessions), 8, lambda i: clients.call(i, "PUT", "/api/sessions/s%d" % i, session_report(i)))
-    for group in "ab":
+    if args.accounts:
+        fleet.make_accounts(clients)
+    in_parallel(range(args.sessions), 8, lambda i: clients.call(
+        i, "PUT", "/api/sessions/s%d" % i, session_report(i), token=fleet.token_of_session(i)))
+    for group in fleet.groups:
         # A session that always works keeps each probe card alive (a card with nothing active ends).
-        clients.call(0, "PUT", "/api/sessions/probe-%s-steady" % group,
-                     {"title": "Steady " + group, "cwd": "/probe/" + group, "busy": True})
-        clients.call(0, "PUT", "/api/sessions/probe-" + group,
-                     {"title": "Probe " + group, "cwd": "/probe/" + group, "busy": False})
+        fleet.probe_report(clients, 0, group, True, steady=True)
+        fleet.probe_report(clients, 0, group, False)
 
     def register(device):
-        if device < args.probes:
-            hidden = ["/work", "/probe/" + ("b" if probe_group(device) == "a" else "a")]
-        else:
-            hidden = ["/probe"]
-        clients.call(device, "PUT", "/api/devices/dev-%d" % device, {"env": "sandbox", "hiddenDirs": hidden})
+        token = fleet.token_of_device(device)
+        clients.call(device, "PUT", "/api/devices/dev-%d" % device,
+                     {"env": "sandbox", "hiddenDirs": fleet.hidden_dirs(device)}, token=token)
         clients.call(device, "POST", "/api/push/live-activity/update-token",
-                     {"token": device_hex(device), "env": "sandbox", "deviceId": "dev-%d" % device})
+                     {"token": device_hex(device), "env": "sandbox", "deviceId": "dev-%d" % device}, token=token)
 
     in_parallel(range(args.devices), 8, register)
     return time.time() - started
@@ -251,10 +319,6 @@ def wait_until_driven(instances, devices, limit, balanced=False):
     raise SystemExit("bench: after %.0f s the instances drive %s of %d devices" % (limit, driven, devices))
 
 
-# Each probe session's busy flag as last sent: every probe report flips it, so every one changes the cards.
-PROBE_BUSY = {"a": False, "b": False}
-
-
 def settle(mock, limit=120):
     """Waits until the cards stop moving (under 10 pushes in 2 s); returns (seconds, pushes meanwhile)."""
     started = time.time()
@@ -265,8 +329,9 @@ def settle(mock, limit=120):
     return time.time() - started, len(mock.since(started))
 
 
-def steady_window(instances, clients, mock, args, log):
+def steady_window(instances, clients, mock, fleet, log):
     """Background reports and probe reports for args.window seconds; returns the figures."""
+    args = fleet.args
     settled, settling_pushes = settle(mock)
     log("  %d instance(s): cards settled after %.0f s (%d pushes meanwhile)" % (len(instances), settled, settling_pushes))
     before = [instance.metrics() for instance in instances]
@@ -286,8 +351,9 @@ def steady_window(instances, clients, mock, args, log):
                 continue
             session = (index * 7919) % args.sessions
             if session % 3 == 0:
-                session += 1  # a working one
-            clients.call(index, "PUT", "/api/sessions/s%d" % session, session_report(session))
+                session = session + 1 if session + 1 < args.sessions else session - 1  # a working one
+            clients.call(index, "PUT", "/api/sessions/s%d" % session, session_report(session),
+                         token=fleet.token_of_session(session))
             sent[0] += 1
             index += args.threads
             next_at += interval
@@ -298,21 +364,19 @@ def steady_window(instances, clients, mock, args, log):
     started = time.time()
     probe_count = 0
     while time.time() - started < args.window:
-        group = "ab"[probe_count % 2]
-        PROBE_BUSY[group] = busy = not PROBE_BUSY[group]
+        group = fleet.groups[probe_count % len(fleet.groups)]
         at = time.time()
-        clients.call(probe_count, "PUT", "/api/sessions/probe-" + group,
-                     {"title": "Probe " + group, "cwd": "/probe/" + group, "busy": busy})
+        fleet.flip(clients, probe_count, group)
         probes.append((at, group))
         probe_count += 1
-        time.sleep(max(0, at + 3 - time.time()))
+        time.sleep(max(0, at + fleet.probe_interval - time.time()))
     stop.set()
     for thread in workers:
         thread.join()
     elapsed = time.time() - started
     time.sleep(2)  # the last probe's pushes
     after = [instance.metrics() for instance in instances]
-    latencies = probe_latencies(mock, probes, args)
+    latencies = probe_latencies(mock, probes, fleet)
     pushes = mock.since(started)
     trips = sum(a.get("lfg_database_round_trips_total", 0) - b.get("lfg_database_round_trips_total", 0)
                 for a, b in zip(after, before))
@@ -322,7 +386,9 @@ def steady_window(instances, clients, mock, args, log):
         "windowSeconds": round(elapsed, 1), "backgroundReportsPerSecond": round(sent[0] / elapsed, 1),
         "probeReports": len(probes), "pushSamples": len(latencies["samples"]), "pushesInWindow": len(pushes),
         "reportToPushP50Ms": latencies["p50"], "reportToPushP99Ms": latencies["p99"], "missedProbePushes": latencies["missed"],
-        "roundTripsPerTick": round(trips / ticks, 1) if ticks else None, "roundTripsPerSecond": round(trips / elapsed, 1),
+        # With accounts, lfg_tick_seconds counts the owner's ticks only: per tick means nothing then.
+        "roundTripsPerTick": round(trips / ticks, 1) if ticks and not args.accounts else None,
+        "roundTripsPerSecond": round(trips / elapsed, 1),
         "ticksPerSecondPerInstance": round(ticks / elapsed / len(instances), 1),
         "rssMegabytes": [round(instance.rss_mb(), 1) for instance in instances],
     }
@@ -336,7 +402,7 @@ def steady_window(instances, clients, mock, args, log):
     return figures
 
 
-def probe_latencies(mock, probes, args):
+def probe_latencies(mock, probes, fleet):
     """For each probe report, every device of its group: the first push after it was sent."""
     pushes = mock.since(probes[0][0]) if probes else []
     by_token = {}
@@ -346,9 +412,7 @@ def probe_latencies(mock, probes, args):
     missed = 0
     for number, (sent, group) in enumerate(probes):
         next_sent = probes[number + 1][0] if number + 1 < len(probes) else float("inf")
-        for device in range(args.probes):
-            if probe_group(device) != group:
-                continue
+        for device in fleet.devices_of(group):
             times = [t for t in by_token.get(device_hex(device)[:8], []) if sent <= t < next_sent + 3]
             if times:
                 samples.append((min(times) - sent) * 1000)
@@ -358,11 +422,12 @@ def probe_latencies(mock, probes, args):
             "missed": missed}
 
 
-def takeover(instances, clients, mock, args, owned_by, log):
+def takeover(instances, clients, mock, fleet, owned_by, log):
     """kill -9 of instance 0 mid-run; returns the survivors and the figures."""
     victim = instances[0]
+    args = fleet.args
     owned = owned_by(victim.process.pid)
-    killed_probes = [d for d in range(args.probes) if "dev-%d" % d in owned]
+    killed_probes = [d for group in fleet.groups for d in fleet.devices_of(group) if "dev-%d" % d in owned]
     survivors = instances[1:]
     clients.instances = survivors
     killed_at = time.time()
@@ -370,10 +435,8 @@ def takeover(instances, clients, mock, args, owned_by, log):
     victim.process.wait()
     # A change for every probe card, sent to a survivor at once: the killed instance's probe cards show
     # it once their new owner has taken them over.
-    for group in "ab":
-        PROBE_BUSY[group] = not PROBE_BUSY[group]
-        clients.call(0, "PUT", "/api/sessions/probe-" + group,
-                     {"title": "Probe " + group, "cwd": "/probe/" + group, "busy": PROBE_BUSY[group]})
+    for group in fleet.groups:
+        fleet.flip(clients, 0, group)
     _, driven = wait_until_driven(survivors, args.devices, 60)
     all_driven = time.time() - killed_at
     deadline = time.time() + 30
@@ -405,6 +468,8 @@ def main():
     parser.add_argument("--rate", type=float, default=50, help="background reports per second")
     parser.add_argument("--window", type=float, default=40, help="seconds of load per configuration")
     parser.add_argument("--threads", type=int, default=4, help="threads sending background reports")
+    parser.add_argument("--accounts", type=int, default=0,
+                        help="many people: N accounts sharing the devices and sessions (0: one owner, the default)")
     args = parser.parse_args()
     lfg = os.environ.get("LFG_BIN", ".build/release/lfg")
     url = os.environ.get("LFG_TEST_DATABASE_URL") or sys.exit("bench: LFG_TEST_DATABASE_URL is not set (run bench/instances.sh)")
@@ -425,9 +490,12 @@ def main():
         out = subprocess.run([psql, url, "-At", "-c", query], check=True, capture_output=True, text=True).stdout
         return set(out.split())
 
-    log("bench/instances: %d devices (%d probes), %d sessions, %.0f background reports/s, %.0f s windows; "
-        "load average %.1f on %d cores before" % (args.devices, args.probes, args.sessions, args.rate, args.window,
-                                                    load_before[0], os.cpu_count()))
+    fleet = Fleet(args)
+    shape = ("%d accounts of %d phones and %d sessions" % (args.accounts, fleet.phones, fleet.sessions_each)
+             if args.accounts else "one owner")
+    log("bench/instances: %d devices (%d probes), %d sessions, %s, %.0f background reports/s, %.0f s windows; "
+        "load average %.1f on %d cores before" % (args.devices, fleet.probes, args.sessions, shape, args.rate,
+                                                    args.window, load_before[0], os.cpu_count()))
     mock = Mock(lfg)
     environment = dict(os.environ)
     environment.update({
@@ -437,15 +505,15 @@ def main():
         "LFG_DATABASE_URL": url, "LFG_DATABASE_SCHEMA": schema,
     })
     running = []
-    results = {"devices": args.devices, "sessions": args.sessions, "probes": args.probes, "cores": os.cpu_count(),
-               "loadBefore": round(load_before[0], 1)}
+    results = {"devices": args.devices, "sessions": args.sessions, "probes": fleet.probes, "accounts": args.accounts,
+               "cores": os.cpu_count(), "loadBefore": round(load_before[0], 1)}
     try:
         one = Instance(lfg, environment, work, 0)
         running.append(one)
-        seeded = seed(Clients([one]), args)
+        seeded = seed(Clients([one]), fleet)
         log("  seeded through one instance in %.0f s" % seeded)
         wait_until_driven([one], args.devices, 120)
-        results["oneInstance"] = steady_window([one], Clients([one]), mock, args, log)
+        results["oneInstance"] = steady_window([one], Clients([one]), mock, fleet, log)
         one.stop(signal.SIGTERM)
         running.remove(one)
         three = []
@@ -455,8 +523,8 @@ def main():
         balanced, driven = wait_until_driven(three, args.devices, 180, balanced=True)
         log("  three instances on the same database share the devices %s after %.1f s" % (driven, balanced))
         clients = Clients(three)
-        results["threeInstances"] = steady_window(three, clients, mock, args, log)
-        survivors, results["takeover"] = takeover(three, clients, mock, args, owned_by, log)
+        results["threeInstances"] = steady_window(three, clients, mock, fleet, log)
+        survivors, results["takeover"] = takeover(three, clients, mock, fleet, owned_by, log)
         running.remove(three[0])
     finally:
         for instance in running:
@@ -467,7 +535,53 @@ def main():
     results["loadAfter"] = round(os.getloadavg()[0], 1)
     results["seconds"] = round(time.time() - started)
     log("  load average %.1f after; %d s in all" % (results["loadAfter"], results["seconds"]))
+    print_table(results, shape, log)
     print(json.dumps(results, sort_keys=True))
+
+
+# The issue's targets.
+P99_TARGET_MS = 100
+TAKEOVER_TARGET_S = 5
+
+
+def print_table(results, shape, log):
+    """The figures as the README's table, with the verdict against the targets."""
+    one, three, kill = results["oneInstance"], results["threeInstances"], results["takeover"]
+
+    def latency(figures):
+        return "p50 {:,.0f} ms, p99 {:,.0f} ms ({} pushes{})".format(
+            figures["reportToPushP50Ms"], figures["reportToPushP99Ms"], figures["pushSamples"],
+            ", %d missed" % figures["missedProbePushes"] if figures["missedProbePushes"] else "")
+
+    def trips(figures):
+        per_tick = figures["roundTripsPerTick"]
+        return ("%s per tick (%s/s)" % (per_tick, figures["roundTripsPerSecond"]) if per_tick is not None
+                else "%s/s" % figures["roundTripsPerSecond"])
+
+    worst_p99 = max(one["reportToPushP99Ms"], three["reportToPushP99Ms"])
+    missed = one["missedProbePushes"] + three["missedProbePushes"]
+    takeover_s = max(kill["allDrivenAgainSeconds"], kill["probePushedAgainMaxSeconds"] or float("inf"))
+    log("")
+    log("%s devices, %s sessions, %s; load average %.1f before, %.1f after, %d cores:" % (
+        "{:,}".format(results["devices"]), "{:,}".format(results["sessions"]), shape, results["loadBefore"],
+        results["loadAfter"], results["cores"]))
+    log("")
+    log("| | 1 instance | 3 instances |")
+    log("|---|---|---|")
+    log("| report -> push leaving (probe devices) | %s | %s |" % (latency(one), latency(three)))
+    log("| background reports taken | %.1f/s | %.1f/s |" % (one["backgroundReportsPerSecond"], three["backgroundReportsPerSecond"]))
+    log("| database round trips | %s | %s |" % (trips(one), trips(three)))
+    log("| resident memory per instance | %s MB | %s MB |" % (
+        ", ".join("%.0f" % mb for mb in one["rssMegabytes"]), ", ".join("%.0f" % mb for mb in three["rssMegabytes"])))
+    log("| takeover after kill -9 (%s devices) | | all driven again after %.1f s; its %d probe cards pushed again after "
+        "median %s s, max %s s |" % ("{:,}".format(kill["killedInstanceDevices"]), kill["allDrivenAgainSeconds"],
+                                       kill["probeCardsOfKilledInstance"], kill["probePushedAgainMedianSeconds"],
+                                       kill["probePushedAgainMaxSeconds"]))
+    log("")
+    log("Verdict: report -> push p99 %s ms vs target < %d ms: %s%s; takeover %.1f s vs target < %d s: %s." % (
+        "{:,.0f}".format(worst_p99), P99_TARGET_MS, "met" if worst_p99 < P99_TARGET_MS and not missed else "NOT met",
+        " (%d probe pushes missed)" % missed if missed else "", takeover_s, TAKEOVER_TARGET_S,
+        "met" if takeover_s < TAKEOVER_TARGET_S else "NOT met"))
 
 
 if __name__ == "__main__":

@@ -25,16 +25,38 @@ struct AnswerBench: Sendable {
         var residentWaitingMiB: Double
         var threadsBefore: Int
         var threadsWaiting: Int
+        /// (a) with the answer POSTed to another instance (`--database-url`); absent on SQLite.
+        var acrossInstances: AcrossInstances? = nil
+        var store = "sqlite"
+    }
+
+    /// (a) on two instances sharing a database, answers alternating between the instance the hook waits
+    /// on and the other one, so both figures come from the same minutes of the same run.
+    struct AcrossInstances: Encodable {
+        var questions: Int
+        var sameP50Milliseconds: Double
+        var sameP99Milliseconds: Double
+        var p50Milliseconds: Double
+        var p99Milliseconds: Double
+        var maxMilliseconds: Double
+        var samePostP50Milliseconds: Double
+        var postP50Milliseconds: Double
+        var postP99Milliseconds: Double
     }
 
     static let token = "bench-answers-token"
     let executable: String
     let home: String
+    /// The instance the hooks report to and wait on.
     let service: ControlPlaneService
-    let server: HTTPServer
     let url: String
+    /// Where answers are POSTed for the cross-instance figure: a second instance on the same database
+    /// (nil on SQLite: one instance only).
+    var otherURL: String? = nil
     let client = HTTPClient()
     let running: Task<Void, Never>
+    /// Called once the tasks stopped (closes the instances' notification connections).
+    var cleanUp: @Sendable () -> Void = {}
 
     static func start(executable: String) async throws -> AnswerBench {
         let home = NSTemporaryDirectory() + "lfg-bench-answers-" + UUID().uuidString
@@ -55,50 +77,21 @@ struct AnswerBench: Sendable {
             }
         }
         return AnswerBench(
-            executable: executable, home: home, service: service, server: server, url: "http://127.0.0.1:\(port)",
-            running: running)
+            executable: executable, home: home, service: service, url: "http://127.0.0.1:\(port)", running: running)
     }
 
     func stop() async {
         running.cancel()
         await running.value
+        cleanUp()
         try? FileManager.default.removeItem(atPath: home)
     }
 
     func measure(questions: Int, parallel: Int, waiters: Int, progress: (String) -> Void) async throws -> Figures {
-        var latencies: [Double] = []
-        var posts: [Double] = []
-        var hookMemory: ProcessFigures?
-        var started = 0
-        while started < questions {
-            let batch = min(parallel, questions - started)
-            let hooks = try (0..<batch).map { try HookChild.start(
-                executable: executable, sid: "bench-\(started + $0)", url: url, token: Self.token, home: home + "/hook") }
-            try await until("\(batch) hooks waiting") { service.questionWaiters.count == batch }
-            if hookMemory == nil { hookMemory = ProcessFigures.of(pid: hooks[0].pid) }
-            let pending = await service.questionList(state: .pending)
-            for hook in hooks {
-                guard let question = pending.first(where: { $0.sid.rawValue == hook.sid }) else {
-                    throw CommandFailure("bench: no pending question for \(hook.sid)")
-                }
-                let sent = ContinuousClock.now
-                let response = try await client.send(HTTPClientRequest(
-                    method: "POST", url: url + "/api/questions/\(question.id)/answer",
-                    headers: [("Authorization", "Bearer \(Self.token)"), ("Content-Type", "application/json")],
-                    body: Data(#"{"answer":"Allow"}"#.utf8)))
-                let answered = ContinuousClock.now
-                guard response.status == 200 else { throw CommandFailure("bench: the answer got \(response.status)") }
-                let printed = try await hook.firstOutput()
-                latencies.append(BenchServeFleet.milliseconds(printed - sent))
-                posts.append(BenchServeFleet.milliseconds(answered - sent))
-            }
-            for hook in hooks { hook.wait() }
-            started += batch
-            if started % 100 < parallel { progress("    \(started)/\(questions) answered\n") }
-        }
+        let measured = try await answerLatencies(
+            questions: questions, parallel: parallel, answerURLs: [url], sids: "bench-", progress: progress)
+        let (latencies, posts, hookMemory) = (measured.latencies[0].sorted(), measured.posts[0].sorted(), measured.hookMemory)
         let (before, waiting) = try await waitingCost(waiters: waiters)
-        latencies.sort()
-        posts.sort()
         let p99 = Self.percentile(latencies, 99)
         let postP99 = Self.percentile(posts, 99)
         return Figures(
@@ -108,6 +101,66 @@ struct AnswerBench: Sendable {
             hookResidentMiB: hookMemory?.residentMiB ?? 0, hookThreads: hookMemory?.threads ?? 0, waiters: waiters,
             residentBeforeMiB: before.residentMiB, residentWaitingMiB: waiting.residentMiB, threadsBefore: before.threads,
             threadsWaiting: waiting.threads)
+    }
+
+    /// (a) with answers alternating between this instance and the other one (``otherURL``), while every hook
+    /// waits on this one. Run it before ``measure(questions:parallel:waiters:progress:)``: the long polls
+    /// (b) leaves parked would count as waiting hooks.
+    func measureAcrossInstances(questions: Int, parallel: Int, progress: (String) -> Void) async throws -> AcrossInstances? {
+        guard let otherURL else { return nil }
+        let (latencies, posts, _) = try await answerLatencies(
+            questions: questions, parallel: parallel, answerURLs: [url, otherURL], sids: "across-", progress: progress)
+        let same = latencies[0].sorted()
+        let across = latencies[1].sorted()
+        let samePosts = posts[0].sorted()
+        let acrossPosts = posts[1].sorted()
+        return AcrossInstances(
+            questions: across.count, sameP50Milliseconds: Self.percentile(same, 50),
+            sameP99Milliseconds: Self.percentile(same, 99), p50Milliseconds: Self.percentile(across, 50),
+            p99Milliseconds: Self.percentile(across, 99), maxMilliseconds: across.last ?? 0,
+            samePostP50Milliseconds: Self.percentile(samePosts, 50), postP50Milliseconds: Self.percentile(acrossPosts, 50),
+            postP99Milliseconds: Self.percentile(acrossPosts, 99))
+    }
+
+    /// Real hooks waiting on this instance, answered through `answerURLs` in turn: per URL, the time from
+    /// sending the answer to the hook printing its decision, and the answer POST's own round trip (ms).
+    private func answerLatencies(
+        questions: Int, parallel: Int, answerURLs: [String], sids: String, progress: (String) -> Void
+    ) async throws -> (latencies: [[Double]], posts: [[Double]], hookMemory: ProcessFigures?) {
+        var latencies = [[Double]](repeating: [], count: answerURLs.count)
+        var posts = [[Double]](repeating: [], count: answerURLs.count)
+        var answered = 0
+        var hookMemory: ProcessFigures?
+        var started = 0
+        while started < questions {
+            let batch = min(parallel, questions - started)
+            let hooks = try (0..<batch).map { try HookChild.start(
+                executable: executable, sid: sids + "\(started + $0)", url: url, token: Self.token, home: home + "/hook") }
+            try await until("\(batch) hooks waiting") { service.questionWaiters.count == batch }
+            if hookMemory == nil { hookMemory = ProcessFigures.of(pid: hooks[0].pid) }
+            let pending = await service.questionList(state: .pending)
+            for hook in hooks {
+                guard let question = pending.first(where: { $0.sid.rawValue == hook.sid }) else {
+                    throw CommandFailure("bench: no pending question for \(hook.sid)")
+                }
+                let target = answered % answerURLs.count
+                answered += 1
+                let sent = ContinuousClock.now
+                let response = try await client.send(HTTPClientRequest(
+                    method: "POST", url: answerURLs[target] + "/api/questions/\(question.id)/answer",
+                    headers: [("Authorization", "Bearer \(Self.token)"), ("Content-Type", "application/json")],
+                    body: Data(#"{"answer":"Allow"}"#.utf8)))
+                let answeredAt = ContinuousClock.now
+                guard response.status == 200 else { throw CommandFailure("bench: the answer got \(response.status)") }
+                let printed = try await hook.firstOutput()
+                latencies[target].append(BenchServeFleet.milliseconds(printed - sent))
+                posts[target].append(BenchServeFleet.milliseconds(answeredAt - sent))
+            }
+            for hook in hooks { hook.wait() }
+            started += batch
+            if started % 100 < parallel { progress("    \(started)/\(questions) answered\n") }
+        }
+        return (latencies, posts, hookMemory)
     }
 
     /// This process's memory and threads with `waiters` pending questions, before and while a child

@@ -193,7 +193,8 @@ struct ServeParts: Sendable {
     /// PostgreSQL when `LFG_DATABASE_URL` is set, else the home's SQLite file.
     static func openStore(_ config: ServerConfig) throws -> any AccountStore {
         if let url = config.databaseURL { return try PostgresStore(url: url, schema: config.databaseSchema) }
-        return try SQLiteStore(path: config.home + "/" + HomeFiles.database)
+        // Exclusive: the home's lock (taken before this) already makes this server the file's only user.
+        return try SQLiteStore(path: config.home + "/" + HomeFiles.database, isExclusive: true)
     }
 
     static func gate(_ config: ServerConfig, port: Int, lock: PushGate.LockState) -> PushGate {

@@ -155,7 +155,7 @@ public enum PostgresMigrations {
         ),
         StoreMigration(
             // The last LFG-Report-Seq taken per session, so one session's reports keep their order whichever
-            // instance each reaches (ReportSeqTable); a deleted session's row goes with it.
+            // instance each reaches (SharedWriteRules); a deleted session's row goes with it.
             "coordination_report_seqs",
             """
             CREATE TABLE report_seqs (

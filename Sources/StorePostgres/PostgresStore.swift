@@ -58,7 +58,7 @@ public actor PostgresStore: AccountStore {
     public func commit(_ writes: [StoreWrite], account: AccountID) throws(StoreError) {
         guard !writes.isEmpty else { return }
         try connection.transaction { () throws(StoreError) in
-            try ReportSeqTable.take(writes, account: account, on: connection)
+            try SharedWriteRules.apply(writes, account: account, on: connection)
             try StoreTables.apply(writes.filter(\.isTableWrite), account: account, to: connection)
             try Self.noteShared(
                 writes, account: account, writer: instance, keeping: changeLogRevisions, on: connection,
@@ -149,7 +149,7 @@ public actor PostgresStore: AccountStore {
 }
 
 extension StoreWrite {
-    /// Whether ``StoreTables`` applies it (the report numbers are this store's own, ``ReportSeqTable``).
+    /// Whether ``StoreTables`` applies it (report numbers are kept by ``SharedWriteRules``).
     fileprivate var isTableWrite: Bool {
         if case .takeReportSeq = self { return false }
         return true

@@ -10,8 +10,9 @@ final class SQLiteConnection: SQLDatabase {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
 
-    /// Opens (creating) the database at `path` in WAL mode.
-    init(path: String) throws(StoreError) {
+    /// Opens (creating) the database at `path` in WAL mode; `isExclusive`: this connection is the file's
+    /// only user for its life (see ``SQLiteStore/init(path:now:isExclusive:)``).
+    init(path: String, isExclusive: Bool = false) throws(StoreError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &db, flags, nil)
@@ -23,6 +24,10 @@ final class SQLiteConnection: SQLDatabase {
         }
         handle = db
         sqlite3_busy_timeout(db, 5000)
+        // Before WAL is entered, so SQLite keeps the WAL index in this process and takes its file locks
+        // once, not around every transaction (those fcntl calls were a few % of the server's time under
+        // ingest load, bench/ingest.sh).
+        if isExclusive { try execute("PRAGMA locking_mode=EXCLUSIVE") }
         // WAL: a commit is durable against a killed process the moment it returns; NORMAL sync skips
         // the fsync per commit (only a power loss could cost the last commits).
         try execute("PRAGMA journal_mode=WAL")

@@ -12,9 +12,13 @@ public actor SQLiteStore: AccountStore {
     public nonisolated let path: String
 
     /// Opens (creating and migrating) the database at `path`.
-    public init(path: String, now: UnixTime = WallClock.system.now) throws(StoreError) {
+    ///
+    /// - Parameter isExclusive: hold the file for this store's life (SQLite's exclusive locking mode):
+    ///   fewer system calls per commit, and no other connection or process can read or write the file
+    ///   meanwhile (not even the `sqlite3` shell). For `lfg serve`, which holds the home's lock anyway.
+    public init(path: String, now: UnixTime = WallClock.system.now, isExclusive: Bool = false) throws(StoreError) {
         self.path = path
-        connection = try SQLiteConnection(path: path)
+        connection = try SQLiteConnection(path: path, isExclusive: isExclusive)
         try StoreMigrator.migrate(connection, SQLiteMigrations.all, now: now)
     }
 

@@ -148,6 +148,18 @@ enum StoreKind: String, CaseIterable, Sendable {
         #expect(try await second.load().devices["phone"] == StoreSuiteTests.record)
     }
 
+    @Test("An exclusive store (lfg serve's) commits, and its data survives closing and reopening")
+    func exclusiveStoreReopens() async throws {
+        let path = try makeTemporaryDirectory() + "/lfg.sqlite"
+        do {
+            let store = try SQLiteStore(path: path, now: 1, isExclusive: true)
+            try await store.commit([.putDevice("phone", StoreSuiteTests.record)])
+            #expect(try await store.load().devices["phone"] == StoreSuiteTests.record)
+        }
+        let reopened = try SQLiteStore(path: path, now: 2, isExclusive: true)
+        #expect(try await reopened.load().devices["phone"] == StoreSuiteTests.record)
+    }
+
     @Test("Text with quotes, NULs and non-ASCII binds by explicit byte count")
     func awkwardText() async throws {
         let store = try SQLiteStore(path: try makeTemporaryDirectory() + "/lfg.sqlite", now: 1)

@@ -53,8 +53,15 @@ extension ControlPlaneService {
         defer { release() }
         guard fleet.sessions[sid] != nil else { throw .notFound("no session '\(sid)'") }
         var book = questions
-        let cancelled = book.promptReported(sid, nil, isSessionGone: true, at: now)
-        do { try await dependencies.store.commit([.deleteSession(sid)] + cancelled.writes) } catch { throw .store(error) }
+        var cancelled = book.promptReported(sid, nil, isSessionGone: true, at: now)
+        do { try await dependencies.store.commit([.deleteSession(sid)] + cancelled.writes) } catch {
+            // Sharing a database: its question was settled elsewhere first; take it as stored and delete again.
+            guard let settled = error.conflict?.settledQuestions, !settled.isEmpty else { throw .store(error) }
+            await adoptQuestions(settled.mapValues { $0 })
+            book = questions
+            cancelled = book.promptReported(sid, nil, isSessionGone: true, at: now)
+            do { try await dependencies.store.commit([.deleteSession(sid)] + cancelled.writes) } catch { throw .store(error) }
+        }
         fleet.remove(sid)
         reportSeqs[sid] = nil
         questions = book

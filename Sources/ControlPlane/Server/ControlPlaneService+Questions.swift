@@ -64,7 +64,12 @@ extension ControlPlaneService {
         case .answered(let question, let changes): (outcome, effects) = (.answered(question), changes)
         case .notPending(let question, let changes): (outcome, effects) = (.notPending(question), changes)
         }
-        do { try await dependencies.store.commit(effects.writes) } catch { throw .store(error) }
+        do { try await dependencies.store.commit(effects.writes) } catch {
+            // Sharing a database: another instance settled it first (an answer, an expiry, the terminal).
+            guard let settled = error.conflict?.settledQuestions[id] else { throw .store(error) }
+            await adoptQuestions(error.conflict?.settledQuestions.mapValues { $0 } ?? [:])
+            return .notPending(settled)
+        }
         questions = book
         await carryOut(effects)
         return outcome
@@ -87,6 +92,11 @@ extension ControlPlaneService {
         let effects = book.expire(at: now)
         guard !effects.isEmpty else { return }
         do { try await dependencies.store.commit(effects.writes) } catch {
+            if let settled = error.conflict?.settledQuestions, !settled.isEmpty {
+                // Another instance settled some first: take those as stored; the next tick expires the rest.
+                await adoptQuestions(settled.mapValues { $0 })
+                return
+            }
             dependencies.reportProblem("expiring questions failed: \(error); the next tick retries")
             return
         }

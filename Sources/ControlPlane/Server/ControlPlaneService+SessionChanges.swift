@@ -29,9 +29,10 @@ extension ControlPlaneService {
     /// Folds `members` into one commit, keeps the result only once committed, then answers each member.
     /// Hold the lock.
     ///
-    /// Sharing a database, the store keeps the report numbers: when another instance took a later number
-    /// for a session first, the store refuses the whole commit and names it, and the group is folded again
-    /// with that member answered as the late resend it is (at most ``sequencedAttempts`` times).
+    /// Sharing a database, the store keeps the report numbers and first-answer-wins: when another instance
+    /// took a later number for a session first, or settled a question the group would cancel, the store
+    /// refuses the whole commit and names them, and the group is folded again with that member answered as
+    /// the late resend it is and the question as stored (at most ``sequencedAttempts`` times).
     private func commit(_ members: [(ticket: Int, change: SessionChangeGroup.Change)]) async {
         let at = now
         let isShared = dependencies.coordinator != nil
@@ -51,6 +52,8 @@ extension ControlPlaneService {
                         known[sid] = stale.lastSeq
                         if let report = stale.report { storedReports[sid] = report }
                     }
+                    // A question the group would cancel was settled elsewhere first: take it as stored.
+                    await adoptQuestions(conflict.settledQuestions.mapValues { $0 })
                     continue
                 }
                 for (member, outcome) in zip(members, outcomes) {
@@ -67,9 +70,9 @@ extension ControlPlaneService {
         }
     }
 
-    /// How many times a group is folded again after the shared store refused it for a stale number. Each
-    /// refusal names every stale member, so a second attempt succeeds unless more reports of the same
-    /// sessions were taken elsewhere meanwhile.
+    /// How many times a group is folded again after the shared store refused it (a stale number, a settled
+    /// question). Each refusal names every conflict, so a second attempt succeeds unless more were made
+    /// elsewhere meanwhile.
     static let sequencedAttempts = 4
 
     /// Keeps a committed group in memory, carries out its question effects, and answers each member.

@@ -46,6 +46,12 @@ public final class InMemoryStore: AccountStore {
                 }
                 seqs[sid] = seq
             }
+            for write in writes {
+                guard case .putQuestion(let question) = write, let stored = contents.questions[question.id],
+                    StoreConflict.replacesSettled(write, stored: stored)
+                else { continue }
+                conflict.settledQuestions[question.id] = stored
+            }
             if !conflict.isEmpty { throw .conflict(conflict) }
             for write in writes { Self.apply(write, to: &contents, history: &history) }
             state.contents[account] = contents

@@ -18,19 +18,29 @@ public struct StoreConflict: Hashable, Sendable {
         }
     }
 
-    public init(staleReports: [SessionID: StaleReport] = [:]) {
+    /// Questions another writer resolved first, as stored: a resolved question is never replaced by a
+    /// different one, so the first answer (or expiry, or cancellation) stored wins across instances.
+    public var settledQuestions: [QuestionID: Question]
+
+    public init(staleReports: [SessionID: StaleReport] = [:], settledQuestions: [QuestionID: Question] = [:]) {
         self.staleReports = staleReports
+        self.settledQuestions = settledQuestions
     }
 
-    public var isEmpty: Bool { staleReports.isEmpty }
+    public var isEmpty: Bool { staleReports.isEmpty && settledQuestions.isEmpty }
+
+    /// Whether `write` would replace a question that is settled in the store by a different one.
+    public static func replacesSettled(_ write: StoreWrite, stored: Question?) -> Bool {
+        guard case .putQuestion(let question) = write, let stored, stored.state != .pending else { return false }
+        return stored != question
+    }
 }
 
 extension StoreError {
     /// A refusal because another writer was first (see ``StoreConflict``).
     public static func conflict(_ conflict: StoreConflict) -> StoreError {
-        var error = StoreError(
-            operation: "commit", message: "another instance was first for sessions "
-                + conflict.staleReports.keys.map(\.rawValue).sorted().joined(separator: ", "))
+        let names = conflict.staleReports.keys.map { "session \($0)" } + conflict.settledQuestions.keys.map { "question \($0)" }
+        var error = StoreError(operation: "commit", message: "another instance was first for " + names.sorted().joined(separator: ", "))
         error.conflict = conflict
         return error
     }

@@ -32,7 +32,9 @@ extension Watcher {
         let shown = purpose == .card ? box.record.card?.contentState : nil
         let priority: PushPriority
         switch priorityVerdict(action, shown: shown, next: content, box: box, now: now) {
-        case .wait: return []
+        case .wait:
+            routineWaits.insert(deviceId)
+            return []
         case .send(let chosen): priority = chosen
         }
         box.noTokensLogged = nil

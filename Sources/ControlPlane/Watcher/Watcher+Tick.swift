@@ -28,7 +28,8 @@ extension Watcher {
         let effects = decide(deviceId, view: view, now: now)
         let box = boxes[deviceId]!
         if box != before { dirtyDevices.insert(deviceId) }
-        deviceWakes.schedule(deviceId, at: Self.wake(at: wakeTimes(box), now: now))
+        let isWaiting = routineWaits.remove(deviceId) != nil
+        deviceWakes.schedule(deviceId, at: Self.wake(at: wakeTimes(box, isRoutineWaiting: isWaiting), now: now))
         return effects
     }
 

@@ -81,14 +81,15 @@ extension Watcher {
     }
 
     /// The times at which a device's decision may change with nothing else changing: token ageing, a channel
-    /// retry, the 8-hour limit and renewal, the stale-date refresh, the start hold, token back-offs and the
-    /// routine coalescing interval. Early or extra times only cost a decision that finds nothing to do.
-    func wakeTimes(_ box: FleetBox) -> [UnixTime] {
+    /// retry, the 8-hour limit and renewal, the stale-date refresh, the start hold, token back-offs and, when
+    /// a routine push is waiting (`isRoutineWaiting`), the end of the coalescing interval. Early or extra
+    /// times only cost a decision that finds nothing to do.
+    func wakeTimes(_ box: FleetBox, isRoutineWaiting: Bool) -> [UnixTime] {
         let record = box.record
         var times = record.tokens.filter { $0.kind == .update }.map { $0.registeredAt + policy.updateTokenMaxAge }
         times += [record.channel.retryAt, box.startHeldSince.map { $0 + startHold.grace }].compactMap { $0 }
         times += [box.foregroundReportedAt.map { $0 + startHold.foregroundFreshness }].compactMap { $0 }
-        times += [box.lastPushAt.map { $0 + policy.budget.routineInterval }].compactMap { $0 }
+        if isRoutineWaiting, let lastPushAt = box.lastPushAt { times.append(lastPushAt + policy.budget.routineInterval) }
         if let retiring = record.retiringCard { times.append(retiring.startedAt + CardPolicy.cardLifetimeSeconds) }
         if let card = record.card {
             times += [card.startedAt + CardPolicy.cardLifetimeSeconds, card.startedAt + policy.renewAfter]

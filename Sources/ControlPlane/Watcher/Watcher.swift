@@ -33,8 +33,10 @@ public struct Watcher: Sendable {
     var views = FleetViews()
     /// Devices to decide at the next tick: an event touched them, or their last decision changed their box.
     var dirtyDevices = Set<DeviceID>()
-    /// When each device's decision may change with nothing else changing (``wakeTimes(_:)``).
+    /// When each device's decision may change with nothing else changing (``wakeTimes(_:isRoutineWaiting:)``).
     var deviceWakes = WakeSchedule<DeviceID>()
+    /// Devices whose last decision held a routine push for the coalescing interval (``PushBudget``).
+    var routineWaits = Set<DeviceID>()
     /// Decide for every device on every tick (the walk before views were incremental): the reference the
     /// scoped walk is tested against. Off in production.
     public var decidesEveryDevice = false

@@ -106,3 +106,28 @@ struct CrossInstanceWaitTests {
         }
     }
 }
+
+/// "First answer wins" across instances: the store refuses to replace a settled question.
+@Suite(.serialized, .enabled(if: PostgresTestDatabase.url != nil, "needs LFG_TEST_DATABASE_URL (scripts/test.sh starts a cluster)"))
+struct CrossInstanceFirstAnswerTests {
+    @Test("An instance that has not heard of the first answer yet answers the second with the 409 of the first", .timeLimit(.minutes(1)))
+    func secondAnswerElsewhereIsRefused() async throws {
+        try await SharedServices.with(instances: 2) { world in
+            #expect(await world.call(0, "PUT", "/api/sessions/s1", CrossInstanceWaitTests.asking("q-3")).status == 200)
+            #expect(await world.call(1, "GET", "/api/questions/q-3").json["state"] as? String == "pending")
+            // B misses the notification of A's answer: in its memory the question is still pending.
+            world.instances[1].coordinator.dropNextFleetChange()
+            #expect(await world.call(0, "POST", "/api/questions/q-3/answer", CrossInstanceWaitTests.allow).status == 200)
+            _ = try await world.instances[1].coordinator.dropped.next("B's notification of A's answer, dropped")
+            let late = await world.call(1, "POST", "/api/questions/q-3/answer", #"{"answer":"Deny","deviceId":"watch"}"#)
+            #expect(late.status == 409)
+            #expect(late.json["answer"] as? String == "Allow")
+            #expect(late.json["answeredBy"] as? String == "phone")
+            #expect(await world.call(1, "GET", "/api/questions/q-3").json["answer"] as? String == "Allow")
+            #expect(try await world.reader().load().questions["q-3"]?.answer == "Allow")
+            // The prompt clearing at B (the hook went on) cancels nothing: the question stays answered.
+            #expect(await world.call(1, "PUT", "/api/sessions/s1", #"{"title":"Deploy","busy":true}"#).status == 200)
+            #expect(try await world.reader().load().questions["q-3"]?.state == .answered)
+        }
+    }
+}

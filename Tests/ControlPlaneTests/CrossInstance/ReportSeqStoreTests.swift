@@ -50,3 +50,34 @@ import Testing
         #expect(try await store.load().sessions.isEmpty)
     }
 }
+
+/// The shared stores' "first answer wins": a settled question is never replaced by a different one.
+@Suite struct SettledQuestionStoreTests {
+    static func question(_ state: Question.State, answer: String? = nil) -> Question {
+        var question = Question.asked(
+            by: Prompt(id: "q", kind: .permission, text: "t"), in: "s", at: 1, defaultLifetime: 600)!
+        question.state = state
+        question.answer = answer
+        return question
+    }
+
+    @Test("A different resolution of a settled question is refused with the stored one; the same one, or a pending question resolved, is taken", arguments: ReportSeqStoreTests.sharedKinds)
+    func settledWins(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.commit([.putQuestion(Self.question(.pending))])
+        let allowed = Self.question(.answered, answer: "Allow")
+        try await store.commit([.putQuestion(allowed)])
+        try await store.commit([.putQuestion(allowed)])
+        for other in [Self.question(.answered, answer: "Deny"), Self.question(.cancelled), Self.question(.pending)] {
+            do {
+                try await store.commit([.putSession("s", SessionReport(title: "T")), .putQuestion(other)])
+                Issue.record("\(other.state) replaced the stored answer")
+            } catch {
+                #expect(error.conflict?.settledQuestions == ["q": allowed])
+            }
+        }
+        let stored = try await store.load()
+        #expect(stored.questions["q"] == allowed)
+        #expect(stored.sessions.isEmpty, "a refused commit changes nothing")
+    }
+}
