@@ -103,7 +103,16 @@ struct SharedDatabaseAccountsTests {
                 #expect(starts == 1, "\(Self.accounts[account])'s phone-\(device) got \(starts) starts")
             }
         }
-        try Self.expectOneInstancePerCard(Array(afterKill.dropFirst(beforeKill.count)), "after the kill")
+        // The killed instance may have pushed the write it acknowledged (a9) in the moment before it died: a count
+        // change goes at once at priority 10 (guard spare-budget), so its connection is set aside; a second owner
+        // among the survivors is what counts.
+        let killedConnections = Set(beforeKill.filter { record in
+            (0..<2).contains { account in
+                orphaned.contains { [Self.startToken(account, $0), Self.updateToken(account, $0)].contains(record.token) }
+            }
+        }.map(\.connection))
+        try Self.expectOneInstancePerCard(
+            afterKill.dropFirst(beforeKill.count).filter { !killedConnections.contains($0.connection) }, "after the kill")
         Self.expectNoCrossAccountPush(afterKill)
         // Bob's /ended, queued for the killed instance, was not lost; Alice's phone-3 (same id) kept its card.
         let bobHistory = try await world.call(2, "GET", "/api/push/live-activity/history?deviceId=phone-3", token: tokens[1])

@@ -76,9 +76,16 @@ struct SharedDatabaseTests {
             let starts = afterKill.filter { $0.token == Self.startToken(device) && $0.event == "start" }.count
             #expect(starts == 1, "phone-\(device) got \(starts) starts")
         }
-        // After the kill each card is again pushed by one instance.
+        // After the kill each card is again pushed by one surviving instance. The killed instance may have pushed
+        // the write it acknowledged (s7) in the moment before it died: a count change goes at once at priority 10
+        // (guard spare-budget), so its connection is set aside; a second owner among the survivors is what counts.
+        let killedConnections = Set(beforeKill.filter { record in
+            orphaned.contains { [Self.startToken($0), Self.updateToken($0)].contains(record.token) }
+        }.map(\.connection))
         for device in live {
-            let later = afterKill.dropFirst(beforeKill.count).filter { $0.token == Self.updateToken(device) }
+            let later = afterKill.dropFirst(beforeKill.count).filter {
+                $0.token == Self.updateToken(device) && !killedConnections.contains($0.connection)
+            }
             #expect(Set(later.map(\.connection)).count == 1, "phone-\(device) was pushed by several instances after the kill")
         }
         // The /ended queued for the killed owner was not lost.
