@@ -1,15 +1,5 @@
-/// SplitMix64: a seeded random number generator for tests that draw random fleets or event streams, so
-/// every run draws the same ones (a failure names its seed and reproduces).
-public struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import FleetCore
 
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
+/// The seeded generator for tests that draw random fleets or event streams, so every run draws the same ones
+/// (a failure names its seed and reproduces): FleetCore's one SplitMix64, under the name tests use.
+public typealias SeededRandom = SplitMix64

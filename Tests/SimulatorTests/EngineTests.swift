@@ -1,3 +1,4 @@
+import FleetCore
 import Testing
 
 @testable import Simulator

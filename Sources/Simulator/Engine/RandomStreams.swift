@@ -1,3 +1,5 @@
+import FleetCore
+
 /// Common random numbers: every kind of chance draws from its own generator, keyed by what it belongs to.
 ///
 /// With one shared stream, a guard that adds a single push shifts every later draw, so the run with the

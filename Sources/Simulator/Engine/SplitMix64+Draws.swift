@@ -1,19 +1,8 @@
-/// A seeded random generator (SplitMix64): the simulator's only source of chance, so one seed gives one trace.
-///
-/// Small, fast and good enough for workloads; not for cryptography.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import FleetCore
 
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
+/// The simulator's draws from the one seeded generator (`FleetCore.SplitMix64`): seconds, probabilities,
+/// waits and tokens, each in plain arithmetic so one seed gives one trace on every platform.
+extension SplitMix64 {
     /// A uniform value in `range` (seconds, probabilities).
     public mutating func uniform(_ range: ClosedRange<Double>) -> Double {
         let unit = Double(next() >> 11) / Double(1 << 53)
