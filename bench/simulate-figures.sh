@@ -143,10 +143,12 @@ print(f"\n### Must show: verdicts (means over seeds 1-{SEEDS})\n")
 print("| target | measured | oracle bound | delivery bound | verdict |")
 print("|---|---|---|---|---|")
 def verdict(ok): return "met" if ok else "NOT met"
-def impossible(measured, oracle, delivery, target):
-    # A bound we beat is no bound for that figure (the honesty oracle ends cards like we do, but a product
-    # that leaves a card to go stale can be honest where it is not): say so instead of "impossible".
+def impossible(measured, oracle, delivery, target, strict=True):
+    # The bounds are upper bounds for correctness only. For honesty they are not strict (they end cards like
+    # we do, and a product that leaves a card to go stale can be honest where they are not), so an honesty
+    # target below them is not proven impossible; and a bound we measure above bounds nothing.
     if measured > min(oracle, delivery): return " (not shown impossible: we measure above a bound, so it does not bound this figure)"
+    if not strict and min(oracle, delivery) < target: return " (the bounds are below it, but for honesty they are not strict: not proven impossible)"
     if oracle < target: return " (impossible: the oracle is below it)"
     if delivery < target: return " (impossible under iOS's delivery rules: the delivery bound is below it)"
     return ""
@@ -155,7 +157,7 @@ for s in ("idle-phone", "day", "multi-device"):
     c, oc, h, oh = mean(r, "correctFraction"), mean(r, "oracleCorrectFraction"), mean(r, "honestFraction"), mean(r, "oracleHonestFraction")
     dc, dh = mean(r, "deliveryBoundCorrectFraction"), mean(r, "deliveryBoundHonestFraction")
     print(f"| iOS 18 {s}: correct >= 0.99 | {c:.4f} | {oc:.4f} | {dc:.4f} | {verdict(c >= 0.99)}{impossible(c, oc, dc, 0.99)} |")
-    print(f"| iOS 18 {s}: honest >= 0.999 | {h:.4f} | {oh:.4f} | {dh:.4f} | {verdict(h >= 0.999)}{impossible(h, oh, dh, 0.999)} |")
+    print(f"| iOS 18 {s}: honest >= 0.999 | {h:.4f} | {oh:.4f} | {dh:.4f} | {verdict(h >= 0.999)}{impossible(h, oh, dh, 0.999, strict=False)} |")
     mv = max(m["maxVisibleCards"] for m in r)
     loops = sum(m["startEndLoops"] for m in r)
     print(f"| iOS 18 {s}: one card, 0 loops | max {mv} cards, {mean(r, 'multiCardSeconds'):.1f} s multi-card, {loops} loops | 1, 0 | - | {verdict(loops == 0 and (mv <= 1 or mean(r, 'multiCardSeconds') <= 5))} |")
@@ -163,7 +165,7 @@ for s in ("idle-phone", "day"):
     r = runs[(s, 17)]
     h, oh, dh = mean(r, "honestFraction"), mean(r, "oracleHonestFraction"), mean(r, "deliveryBoundHonestFraction")
     print(f"| iOS 17 {s}: lying >= 90 % below rules off | {reductions[s] * 100:.1f} % lower | - | - | {verdict(reductions[s] >= 0.9)} |")
-    print(f"| iOS 17 {s}: honest >= 0.99 | {h:.4f} | {oh:.4f} | {dh:.4f} | {verdict(h >= 0.99)}{impossible(h, oh, dh, 0.99)} |")
+    print(f"| iOS 17 {s}: honest >= 0.99 | {h:.4f} | {oh:.4f} | {dh:.4f} | {verdict(h >= 0.99)}{impossible(h, oh, dh, 0.99, strict=False)} |")
 r = runs[("eight-hours", 18)]
 checks = [c for m in r for c in m["checkpoints"]]
 ok = all(c.endswith("correct") for c in checks)
