@@ -24,7 +24,13 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response of `value`, encoded with sorted keys.
     public static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
-        jsonBytes((try? WireJSON.encode(value)) ?? Data("{}".utf8), status: status)
+        jsonBytes(jsonBody(value), status: status)
+    }
+
+    /// `value` as an answer body: its JSON, or `{}` for a value JSON cannot hold (a non-finite number).
+    /// The one rule for every answer body, whether it goes out at once or is kept for later answers.
+    public static func jsonBody(_ value: some Encodable) -> Data {
+        (try? WireJSON.encode(value)) ?? Data("{}".utf8)
     }
 
     /// A JSON response whose body is already encoded (`bytes` must be JSON).

@@ -19,7 +19,7 @@ public struct AccountsCreateCommand: Command {
     public var accountName: String
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        port = try arguments.integer("--port", in: 1...65535) ?? ServeCommand.defaultPort
+        port = try arguments.localServerPort()
         guard let accountName = arguments.positional() else {
             throw UsageError("name the account to make: lfg accounts create NAME")
         }
@@ -50,7 +50,7 @@ public struct AccountsListCommand: Command {
     public var port: Int
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        port = try arguments.integer("--port", in: 1...65535) ?? ServeCommand.defaultPort
+        port = try arguments.localServerPort()
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
@@ -84,7 +84,7 @@ public struct AccountsRevokeCommand: Command {
     public var accountName: String
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        port = try arguments.integer("--port", in: 1...65535) ?? ServeCommand.defaultPort
+        port = try arguments.localServerPort()
         guard let accountName = arguments.positional() else {
             throw UsageError("name the account to revoke (lfg accounts list shows them)")
         }

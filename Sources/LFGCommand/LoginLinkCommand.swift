@@ -15,7 +15,7 @@ public struct LoginLinkCommand: Command {
     public var port: Int
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        port = try arguments.integer("--port", in: 1...65535) ?? ServeCommand.defaultPort
+        port = try arguments.localServerPort()
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {

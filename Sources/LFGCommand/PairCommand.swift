@@ -22,7 +22,7 @@ public struct PairCommand: Command {
     public var port: Int
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        port = try arguments.integer("--port", in: 1...65535) ?? ServeCommand.defaultPort
+        port = try arguments.localServerPort()
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
@@ -47,7 +47,7 @@ public struct PairListCommand: Command {
     public var port: Int
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        port = try arguments.integer("--port", in: 1...65535) ?? ServeCommand.defaultPort
+        port = try arguments.localServerPort()
     }
 
     public func run(_ context: CommandContext) async throws -> Int32 {
@@ -84,7 +84,7 @@ public struct PairRevokeCommand: Command {
     public var id: String
 
     public init(parsing arguments: inout ArgumentList) throws(UsageError) {
-        port = try arguments.integer("--port", in: 1...65535) ?? ServeCommand.defaultPort
+        port = try arguments.localServerPort()
         guard let id = arguments.positional() else { throw UsageError("name the credential id to revoke (lfg pair list shows them)") }
         self.id = id
     }
@@ -113,6 +113,14 @@ enum PairingPrintout {
         return matrix.terminalText(colors: colors)
             + "pair a phone: scan this with the LFG app, or paste the link (works once, for \(expiresInSeconds / 60) min):\n"
             + link + "\n"
+    }
+}
+
+extension ArgumentList {
+    /// `--port N`: the port of the running local `lfg serve` that an owner command calls (default
+    /// `ServeCommand.defaultPort`). One rule for every such command.
+    mutating func localServerPort() throws(UsageError) -> Int {
+        try integer("--port", in: 1...65535) ?? ServeCommand.defaultPort
     }
 }
 

@@ -54,6 +54,6 @@ final class ListingEncodings: Sendable {
 
     /// As ``HTTPResponse/json(_:status:)`` encodes: a listing (strings, flags, finite numbers) always encodes.
     private static func encode(_ listing: SessionListing) -> Data {
-        (try? WireJSON.encode(listing)) ?? Data("{}".utf8)
+        HTTPResponse.jsonBody(listing)
     }
 }
