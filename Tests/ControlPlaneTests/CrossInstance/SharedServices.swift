@@ -158,6 +158,11 @@ final class NoticeDroppingCoordinator: FleetCoordinator {
     func loadDevices(_ ids: Set<DeviceID>, account: AccountID) async throws(StoreError) -> TakenOverDevices {
         try await base.loadDevices(ids, account: account)
     }
+    func readDevices(account: AccountID, _ selection: DeviceSelection, limit: Int) async throws(StoreError)
+        -> StoredDevices
+    {
+        try await base.readDevices(account: account, selection, limit: limit)
+    }
     func fleetRevision(account: AccountID) async throws(StoreError) -> Int64 { try await base.fleetRevision(account: account) }
     func fleetRevisions() async throws(StoreError) -> [AccountID: Int64] { try await base.fleetRevisions() }
     func loadFleet(account: AccountID) async throws(StoreError) -> (contents: StoreContents, revision: Int64) {
