@@ -35,6 +35,21 @@ http { access_log off;
     location / { default_type application/json; return 200 '{"ok":true}'; } } }
 CONF
 nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" & pids+=($!)
+nginx_pid=$!
+
+# Waits until `url` answers 2xx (with the given extra curl arguments); fails the run naming `what` and
+# showing `log` otherwise. Every server is measured only once it answers: wrk against a port nobody listens
+# on yet counts connection errors, and its figure would be garbage (a ratio of 45).
+wait_until_answers() {
+  local what="$1" pid="$2" log="$3" url="$4"; shift 4
+  for _ in $(seq 100); do
+    curl -fsS -o /dev/null "$@" "$url" 2>/dev/null && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "ingest.sh: $what did not answer on $url; its log:" >&2; cat "$log" >&2 || true; exit 1
+}
+wait_until_answers nginx "$nginx_pid" "$work/nginx/error.log" "http://127.0.0.1:$nginx_port/"
 
 token="bench-$(date +%s)"
 # Starts `lfg serve` on a fresh home (and the given extra environment, e.g. LFG_DATABASE_URL) and waits
@@ -44,11 +59,8 @@ start_lfg() {
   lfg_port="$(free_port)"
   env LFG_HOME="$home" LFG_AUTH_TOKEN="$token" "$@" "$lfg" serve --port "$lfg_port" >"$home.log" 2>&1 & pids+=($!)
   lfg_pid=$!
-  for _ in $(seq 100); do
-    curl -fsS -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$lfg_port/api/sessions" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "ingest.sh: lfg serve did not answer; its log:" >&2; cat "$home.log" >&2; exit 1
+  wait_until_answers "lfg serve" "$lfg_pid" "$home.log" "http://127.0.0.1:$lfg_port/api/sessions" \
+    -H "Authorization: Bearer $token"
 }
 
 cat > "$work/put.lua" <<LUA
@@ -66,11 +78,25 @@ cat > "$work/get.lua" <<LUA
 wrk.headers["Authorization"] = "Bearer $token"
 LUA
 
-# wrk's "Requests/sec:" figure and its request count; non-2xx answers are counted as failures, not throughput.
+# Fails the run unless `value` is a positive decimal number (`what` names the figure).
+require_figure() {
+  local what="$1" value="$2"
+  if ! [[ "$value" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] || [ "$(echo "$value > 0" | bc -l)" != 1 ]; then
+    echo "ingest.sh: $what is '$value', not a positive number; no figure printed" >&2; exit 1
+  fi
+}
+# wrk's "Requests/sec:" figure and its request count. Non-2xx answers and socket errors (connect, read,
+# write, timeout) fail the run: they are failures, not throughput.
 rate() {
   local out; out="$(wrk -t"$threads" -c"$connections" -d"${seconds}s" "$@")"
   if grep -q "Non-2xx" <<<"$out"; then echo "ingest.sh: non-2xx answers: $(grep Non-2xx <<<"$out")" >&2; exit 1; fi
-  printf '%s %s\n' "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '/requests in/ {print $1}' <<<"$out")"
+  if grep -q "Socket errors" <<<"$out"; then echo "ingest.sh: $(grep "Socket errors" <<<"$out") ($*)" >&2; exit 1; fi
+  local per_second count
+  per_second="$(awk '/Requests\/sec/ {print $2}' <<<"$out")"
+  count="$(awk '/requests in/ {print $1}' <<<"$out")"
+  require_figure "wrk's Requests/sec ($*)" "$per_second"
+  require_figure "wrk's request count ($*)" "$count"
+  printf '%s %s\n' "$per_second" "$count"
 }
 # The lfg server's CPU time so far (user + system, clock ticks).
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$lfg_pid/stat"; }
@@ -81,7 +107,12 @@ lfg_rate() {
   before="$(cpu_ticks)"
   out="$(rate "$@")"
   after="$(cpu_ticks)"
-  echo "${out% *} $(echo "${out% *} / $reference" | bc -l) $(echo "($after - $before) * 1000000 / $(getconf CLK_TCK) / ${out#* }" | bc -l)"
+  local ratio cpu
+  ratio="$(echo "${out% *} / $reference" | bc -l)"
+  cpu="$(echo "($after - $before) * 1000000 / $(getconf CLK_TCK) / ${out#* }" | bc -l)"
+  require_figure "the ratio to nginx" "$ratio"
+  require_figure "the server CPU per request" "$cpu"
+  echo "${out% *} $ratio $cpu"
 }
 # PUT then GET against the lfg serve on lfg_port, stopped afterwards; prints both lines with their ratios.
 measure() {

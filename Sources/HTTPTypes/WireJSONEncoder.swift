@@ -130,9 +130,14 @@ enum WireNode {
     /// everything else (non-ASCII included) as is.
     private static func writeString(_ text: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        // Most text needs no escape: copy it whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: text.utf8)
+        // Most text needs no escape: copy it whole. Scanned as one buffer of bytes when the string has one
+        // (a native or literal string always does): walking `utf8` index by index was most of the cost.
+        let isCopied = text.utf8.withContiguousStorageIfAvailable { buffer in
+            guard !buffer.contains(where: Self.needsEscape) else { return false }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if isCopied == true {
             bytes.append(UInt8(ascii: "\""))
             return
         }
@@ -154,25 +159,36 @@ enum WireNode {
         }
         bytes.append(UInt8(ascii: "\""))
     }
+
+    /// Whether a string's byte must be escaped: a control character, `"` or `\`.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
 }
 
 /// An object's members, kept in UTF-8 byte order of their keys as they are set (so writing needs no
 /// sort); a key set twice keeps its last value, as JSONEncoder's does.
 final class WireObject {
-    private(set) var members: [(key: String, value: WireNode)] = []
-    /// Each member's ``SortKey``, in the same order: most comparisons end on these integers.
-    private var sortKeys: [SortKey] = []
+    /// Each member with its key's ``SortKey`` (most comparisons end on these integers), in key order.
+    private(set) var members: [(key: String, value: WireNode, sortKey: SortKey)] = []
+
+    init() {
+        // Room for a session listing's members at once: growing 1, 2, 4, 8, 16 cost an allocation and a
+        // copy each (bench/ingest.sh's profile).
+        members.reserveCapacity(16)
+    }
 
     func set(_ key: String, _ value: WireNode) {
         let sortKey = SortKey(key)
         // Members usually arrive in declaration order, a few places from sorted: walk back from the end.
         var index = members.count
-        while index > 0, sortKey.precedes(sortKeys[index - 1], key, members[index - 1].key) { index -= 1 }
-        if index > 0, sortKeys[index - 1].prefix == sortKey.prefix, members[index - 1].key == key {
+        while index > 0, sortKey.precedes(members[index - 1].sortKey, key, members[index - 1].key) { index -= 1 }
+        if index > 0, members[index - 1].sortKey.prefix == sortKey.prefix, members[index - 1].key == key {
             members[index - 1].value = value
+        } else if index == members.count {
+            members.append((key, value, sortKey))
         } else {
-            members.insert((key, value), at: index)
-            sortKeys.insert(sortKey, at: index)
+            members.insert((key, value, sortKey), at: index)
         }
     }
 
@@ -183,14 +199,15 @@ final class WireObject {
         let count: Int
 
         init(_ key: String) {
+            let utf8 = key.utf8
             var prefix: UInt64 = 0
-            var count = 0
-            for byte in key.utf8 {
-                if count < 8 { prefix |= UInt64(byte) << (56 - 8 * count) }
-                count += 1
+            var shift = 56
+            for byte in utf8.prefix(8) {
+                prefix |= UInt64(byte) << shift
+                shift -= 8
             }
             self.prefix = prefix
-            self.count = count
+            self.count = utf8.count
         }
 
         /// Whether `key` (this sort key's) comes before `otherKey` (`other`'s) in UTF-8 byte order.

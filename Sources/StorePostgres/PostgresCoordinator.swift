@@ -76,6 +76,46 @@ public actor PostgresCoordinator: FleetCoordinator {
         }
     }
 
+    /// Lists the selected lease rows (every stored device has one) with their live owners, then reads the
+    /// records of the first `limit` a batch at a time, in one read-only snapshot.
+    public func readDevices(account: AccountID, _ selection: DeviceSelection, limit: Int) throws(StoreError)
+        -> StoredDevices
+    {
+        try connection.transaction { () throws(StoreError) in
+            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            var selected: [DeviceID] = []
+            var reading = StoredDevices()
+            var filter = ""
+            var values: [SQLValue] = [.text(account.rawValue)]
+            if case .among(let devices) = selection {
+                filter = " AND device_id = ANY(?2::text[])"
+                values.append(.text(FleetChangeLog.arrayLiteral(devices.sorted().map(\.rawValue))))
+            }
+            try connection.run(
+                "SELECT device_id, CASE WHEN expires_at > clock_timestamp() THEN owner END FROM device_leases "
+                    + "WHERE account_id = ?1\(filter) ORDER BY device_id", values
+            ) { row in
+                let device = DeviceID(row.text(0))
+                if case .allBut(let excluded) = selection, excluded.contains(device) { return }
+                guard selected.count < limit else {
+                    reading.notRead += 1
+                    return
+                }
+                selected.append(device)
+                if let owner = row.optionalText(1) { reading.drivers[device] = InstanceID(owner) }
+            }
+            for batch in selected.chunked(into: Self.loadBatch) {
+                let names: [SQLValue] = [.text(FleetChangeLog.arrayLiteral(batch.map(\.rawValue)))]
+                let records = try StoreTables.loadDevices(
+                    connection, account: account, where: "device_id = ANY(?2::text[])", names)
+                reading.records.merge(records) { _, new in new }
+            }
+            // A lease row with no record yet (a write queued for a device never registered) lists nothing.
+            reading.drivers = reading.drivers.filter { reading.records[$0.key] != nil }
+            return reading
+        }
+    }
+
     /// Device ids per statement when loading devices taken over.
     static let loadBatch = 1000
 

@@ -56,6 +56,12 @@ class QuietCoordinator: FleetCoordinator, @unchecked Sendable {
         Issue.record("unexpected load of \(ids.sorted()) of \(account)")
         return TakenOverDevices()
     }
+    func readDevices(account: AccountID, _ selection: DeviceSelection, limit: Int) async throws(StoreError)
+        -> StoredDevices
+    {
+        Issue.record("unexpected read of \(selection) of \(account)")
+        return StoredDevices()
+    }
     func fleetRevision(account: AccountID) async throws(StoreError) -> Int64 { 0 }
     func fleetRevisions() async throws(StoreError) -> [AccountID: Int64] { [:] }
     func loadFleet(account: AccountID) async throws(StoreError) -> (contents: StoreContents, revision: Int64) {

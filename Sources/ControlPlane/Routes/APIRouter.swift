@@ -116,8 +116,10 @@ public struct APIRouter: HTTPHandler {
     static func pathSegments(_ request: HTTPRequest) -> [String]? {
         guard let raw = request.rawPath else { return request.pathComponents }
         var segments: [String] = []
-        for segment in raw.split(separator: "/") {
-            guard let decoded = IdentifierRule.percentDecoded(segment) else { return nil }
+        // Split on the byte: splitting on the Character "/" walks grapheme clusters (2% of the server's
+        // time under ingest load, bench/ingest.sh).
+        for segment in raw.utf8.split(separator: UInt8(ascii: "/")) {
+            guard let decoded = IdentifierRule.percentDecoded(Substring(segment)) else { return nil }
             segments.append(decoded)
         }
         return segments

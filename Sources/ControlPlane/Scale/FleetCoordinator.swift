@@ -110,6 +110,30 @@ public struct TakenOverDevices: Hashable, Sendable {
     }
 }
 
+/// Which of an account's stored devices to read (``FleetCoordinator/readDevices(account:_:limit:)``).
+public enum DeviceSelection: Hashable, Sendable {
+    /// These devices.
+    case among(Set<DeviceID>)
+    /// Every device but these (the ones this instance drives and lists from memory).
+    case allBut(Set<DeviceID>)
+}
+
+/// An account's devices as the database holds them: what an instance lists for the devices others drive.
+public struct StoredDevices: Hashable, Sendable {
+    /// Each device's stored record.
+    public var records: [DeviceID: DeviceRecord]
+    /// The instance driving each device now (a live lease); a device no instance holds is absent.
+    public var drivers: [DeviceID: InstanceID]
+    /// Devices selected but past the limit, so not read.
+    public var notRead: Int
+
+    public init(records: [DeviceID: DeviceRecord] = [:], drivers: [DeviceID: InstanceID] = [:], notRead: Int = 0) {
+        self.records = records
+        self.drivers = drivers
+        self.notRead = notRead
+    }
+}
+
 /// A device write queued by an instance that does not drive the device, for the one that does.
 public struct InboxEntry: Hashable, Sendable {
     public var id: Int64
@@ -144,6 +168,10 @@ public protocol FleetCoordinator: Sendable {
     func isKnown(_ device: LeasedDevice) async throws(StoreError) -> Bool
     /// The stored records of `account`'s devices `ids` (missing ones are absent) and their retired channels.
     func loadDevices(_ ids: Set<DeviceID>, account: AccountID) async throws(StoreError) -> TakenOverDevices
+    /// `account`'s stored devices in `selection`, each with the instance driving it now, read in one
+    /// snapshot: at most `limit` records (the first by device id), the rest counted in ``StoredDevices/notRead``.
+    func readDevices(account: AccountID, _ selection: DeviceSelection, limit: Int) async throws(StoreError)
+        -> StoredDevices
     /// `account`'s fleet revision now.
     func fleetRevision(account: AccountID) async throws(StoreError) -> Int64
     /// Every account's fleet revision (accounts never written are absent).

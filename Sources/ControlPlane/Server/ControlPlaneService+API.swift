@@ -147,37 +147,63 @@ extension ControlPlaneService {
 
     // MARK: reading
 
-    /// The watcher's view of every device (`GET /api/push/live-activity/state`).
-    public func liveActivityState() -> LiveActivityState {
-        let reason = pushGateReason
-        var devices: [LiveActivityState.Device] = []
-        var sinceByFilter: [HiddenDirs: SinceMap] = [:]  // one filtering per distinct hidden folders
-        for deviceId in watcher.deviceIds {
-            let record = watcher.boxes[deviceId]!.record
-            var card: LiveActivityState.Card?
-            if let current = record.card {
-                let hidden = record.profile.hiddenDirs
-                let since = sinceByFilter[hidden] ?? watcher.since.filter { sid, _ in
-                    fleet.sessions[sid].map { !hidden.hides($0.cwd) } ?? false
-                }
-                sinceByFilter[hidden] = since
-                card = LiveActivityState.Card(
-                    contentState: current.contentState, since: since,
-                    startedAt: current.startedAt, origin: current.origin)
+    /// The watcher's view of every device of the account (`GET /api/push/live-activity/state`): the devices
+    /// this instance drives from memory, and, when several instances share the database, the others' as
+    /// stored (``devicesElsewhere(_:)``), each with the instance driving it.
+    public func liveActivityState() async -> LiveActivityState {
+        var elsewhere = StoredDevices()
+        var elsewhereError: String?
+        if dependencies.coordinator != nil {
+            do { elsewhere = try await devicesElsewhere() } catch {
+                elsewhereError = "\(error)"
+                dependencies.reportProblem("listing the devices other instances drive failed: \(error)")
             }
-            let mode = watcher.mode(of: record)
-            devices.append(LiveActivityState.Device(
-                deviceId: deviceId, env: record.profile.env, card: card, veto: record.veto.map { $0.sorted() },
-                tokens: LiveActivityState.TokenCounts(
-                    pushToStart: record.tokens.of(.pushToStart).count, update: record.tokens.of(.update).count),
-                mode: mode, channel: mode == .channel ? record.channel.current?.shortId : nil,
-                privacy: record.profile.isPrivate(byDefault: dependencies.policy.privacyByDefault),
-                sealKeyId: record.profile.sealKey?.keyID))
         }
-        return LiveActivityState(
+        // Read after the store: a device this instance took meanwhile is listed as it is here now.
+        let reason = pushGateReason
+        let instance = dependencies.coordinator?.shared.instance
+        var sinceByFilter: [HiddenDirs: SinceMap] = [:]
+        var devices = watcher.deviceIds.map {
+            stateEntry($0, watcher.boxes[$0]!.record, drivenBy: instance, sinceByFilter: &sinceByFilter)
+        }
+        for (deviceId, record) in elsewhere.records where watcher.boxes[deviceId] == nil {
+            devices.append(stateEntry(deviceId, record, drivenBy: elsewhere.drivers[deviceId], sinceByFilter: &sinceByFilter))
+        }
+        if !elsewhere.records.isEmpty { devices.sort { $0.deviceId.rawValue < $1.deviceId.rawValue } }
+        var state = LiveActivityState(
             enabled: reason == nil, reason: reason, devices: devices,
             decisionLogUnwrittenLines: dependencies.decisionLog.unwrittenLines,
             unrecordedAnswerCommits: unrecordedAnswerCommits)
+        if dependencies.coordinator != nil {
+            state.devicesNotListed = elsewhere.notRead
+            state.devicesElsewhereError = elsewhereError
+        }
+        return state
+    }
+
+    /// One device's state entry; `sinceByFilter` keeps the `since` baselines filtered once per distinct
+    /// hidden folders across one listing.
+    func stateEntry(
+        _ deviceId: DeviceID, _ record: DeviceRecord, drivenBy: InstanceID?, sinceByFilter: inout [HiddenDirs: SinceMap]
+    ) -> LiveActivityState.Device {
+        var card: LiveActivityState.Card?
+        if let current = record.card {
+            let hidden = record.profile.hiddenDirs
+            let since = sinceByFilter[hidden] ?? watcher.since.filter { sid, _ in
+                fleet.sessions[sid].map { !hidden.hides($0.cwd) } ?? false
+            }
+            sinceByFilter[hidden] = since
+            card = LiveActivityState.Card(
+                contentState: current.contentState, since: since, startedAt: current.startedAt, origin: current.origin)
+        }
+        let mode = watcher.mode(of: record)
+        return LiveActivityState.Device(
+            deviceId: deviceId, env: record.profile.env, card: card, veto: record.veto.map { $0.sorted() },
+            tokens: LiveActivityState.TokenCounts(
+                pushToStart: record.tokens.of(.pushToStart).count, update: record.tokens.of(.update).count),
+            mode: mode, channel: mode == .channel ? record.channel.current?.shortId : nil,
+            privacy: record.profile.isPrivate(byDefault: dependencies.policy.privacyByDefault),
+            sealKeyId: record.profile.sealKey?.keyID, drivenBy: drivenBy)
     }
 
     /// Every registered token, first 8 hex characters only.

@@ -5,11 +5,25 @@ import FleetCore
 /// report of a card it made on its channel.
 extension ControlPlaneService {
     /// `GET /api/devices/{deviceId}`: the device as stored, plus its channel id and mode; a 404 when unknown.
-    public func device(_ deviceId: DeviceID) throws(ServiceError) -> DeviceListing {
-        guard let record = watcher.boxes[deviceId]?.record else { throw .notFound("no device '\(deviceId)'") }
-        return DeviceListing(
+    /// A device another instance drives is read from the store, with the instance driving it.
+    public func device(_ deviceId: DeviceID) async throws(ServiceError) -> DeviceListing {
+        let instance = dependencies.coordinator?.shared.instance
+        if let record = watcher.boxes[deviceId]?.record { return deviceListing(deviceId, record, drivenBy: instance) }
+        guard dependencies.coordinator != nil else { throw .notFound("no device '\(deviceId)'") }
+        let stored: StoredDevices
+        do { stored = try await devicesElsewhere(among: [deviceId]) } catch { throw .store(error) }
+        // Taken by this instance while the store was read: listed as it is here now.
+        if let record = watcher.boxes[deviceId]?.record { return deviceListing(deviceId, record, drivenBy: instance) }
+        guard let record = stored.records[deviceId] else { throw .notFound("no device '\(deviceId)'") }
+        return deviceListing(deviceId, record, drivenBy: stored.drivers[deviceId])
+    }
+
+    private func deviceListing(_ deviceId: DeviceID, _ record: DeviceRecord, drivenBy: InstanceID?) -> DeviceListing {
+        var listing = DeviceListing(
             deviceId: deviceId, record: record, mode: watcher.mode(of: record),
             privacyByDefault: dependencies.policy.privacyByDefault)
+        listing.drivenBy = drivenBy
+        return listing
     }
 
     /// `DELETE /api/devices/{deviceId}`: forgets the device and deletes its channels at APNs; a 404 when unknown.
@@ -55,6 +69,9 @@ public struct DeviceListing: Hashable, Sendable, Encodable {
     public var privacy: Bool
     /// The id of the key alerts are sealed to; null when none is registered.
     public var sealKeyId: String?
+    /// Several instances on one database: the instance driving the card now (nil: none holds its lease at
+    /// the moment, or a lone instance, which leaves the field out).
+    public var drivenBy: InstanceID?
 
     init(deviceId: DeviceID, record: DeviceRecord, mode: CardMode, privacyByDefault: Bool) {
         privacy = record.profile.isPrivate(byDefault: privacyByDefault)
@@ -75,7 +92,7 @@ public struct DeviceListing: Hashable, Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case deviceId, env, platform, hiddenDirs, liveActivityChannels, channelId, mode, channelFallback, apnsToken
-        case widgetPushToken, tokens, privacy, sealKeyId
+        case widgetPushToken, tokens, privacy, sealKeyId, drivenBy
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -93,5 +110,6 @@ public struct DeviceListing: Hashable, Sendable, Encodable {
         try container.encode(tokens, forKey: .tokens)
         try container.encode(privacy, forKey: .privacy)
         try container.encode(sealKeyId, forKey: .sealKeyId)
+        try container.encodeIfPresent(drivenBy?.rawValue, forKey: .drivenBy)
     }
 }

@@ -75,11 +75,16 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
         public var privacy: Bool
         /// The id of the key its alerts are sealed to; nil when none is registered.
         public var sealKeyId: String?
+        /// Several instances on one database: the instance driving the card now (nil: none holds its lease
+        /// at the moment, or a lone instance, which leaves the field out).
+        public var drivenBy: InstanceID?
 
         public init(
             deviceId: DeviceID, env: PushEnvironment?, card: Card?, veto: [SessionID]?, tokens: TokenCounts,
-            mode: CardMode = .token, channel: String? = nil, privacy: Bool = false, sealKeyId: String? = nil
+            mode: CardMode = .token, channel: String? = nil, privacy: Bool = false, sealKeyId: String? = nil,
+            drivenBy: InstanceID? = nil
         ) {
+            self.drivenBy = drivenBy
             self.privacy = privacy
             self.sealKeyId = sealKeyId
             self.deviceId = deviceId
@@ -91,7 +96,9 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
             self.channel = channel
         }
 
-        enum CodingKeys: String, CodingKey { case deviceId, env, card, veto, tokens, mode, channel, privacy, sealKeyId }
+        enum CodingKeys: String, CodingKey {
+            case deviceId, env, card, veto, tokens, mode, channel, privacy, sealKeyId, drivenBy
+        }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -104,6 +111,7 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
             try container.encode(channel, forKey: .channel)
             try container.encode(privacy, forKey: .privacy)
             try container.encode(sealKeyId, forKey: .sealKeyId)
+            try container.encodeIfPresent(drivenBy?.rawValue, forKey: .drivenBy)
         }
     }
 
@@ -149,6 +157,12 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
     /// Store commits of APNs answers that failed since the server started (an extension: 0 is healthy);
     /// each one's pushes were decided again at the next tick.
     public var unrecordedAnswerCommits: Int
+    /// Several instances on one database (an extension, left out by a lone instance): devices of the account
+    /// past the listing's bound, so not listed; 0 when every device is.
+    public var devicesNotListed: Int?
+    /// Why the devices other instances drive could not be read from the store (they are missing from
+    /// `devices`); nil when they were, or when this instance is alone.
+    public var devicesElsewhereError: String?
 
     public init(
         enabled: Bool, reason: String?, devices: [Device], decisionLogUnwrittenLines: Int = 0,
@@ -162,7 +176,8 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case enabled, reason, devices, decisionLogUnwrittenLines, unrecordedAnswerCommits
+        case enabled, reason, devices, decisionLogUnwrittenLines, unrecordedAnswerCommits, devicesNotListed
+        case devicesElsewhereError
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -172,6 +187,8 @@ public struct LiveActivityState: Hashable, Sendable, Encodable {
         try container.encode(devices, forKey: .devices)
         try container.encode(decisionLogUnwrittenLines, forKey: .decisionLogUnwrittenLines)
         try container.encode(unrecordedAnswerCommits, forKey: .unrecordedAnswerCommits)
+        try container.encodeIfPresent(devicesNotListed, forKey: .devicesNotListed)
+        try container.encodeIfPresent(devicesElsewhereError, forKey: .devicesElsewhereError)
     }
 }
 

@@ -29,8 +29,11 @@ struct SessionChangeGroup {
     private(set) var reports: [SessionID: SessionReport] = [:]
     /// The last `seq` taken per session in this group.
     private(set) var seqs: [SessionID: Int] = [:]
-    /// Every write of the group, in order: the one commit.
+    /// Every write of the group, in order: the one commit. A session changed more than once has one
+    /// `putSession`, in the place of its first change, holding its last report.
     private(set) var writes: [StoreWrite] = []
+    /// Where each session's `putSession` is in ``writes``.
+    private var sessionWrites: [SessionID: Int] = [:]
     /// The question lifecycle's effects of every change, in order, carried out after the commit.
     private(set) var questionEffects: [QuestionEffect] = []
     /// The questions as the group leaves them.
@@ -67,7 +70,16 @@ struct SessionChangeGroup {
         let asked = book.promptReported(
             change.sid, report.archived ? nil : report.prompt, isSessionGone: report.archived, at: now)
         if isSequencedByStore, let seq = change.seq { writes.append(.takeReportSeq(change.sid, seq)) }
-        writes += [.putSession(change.sid, report)] + asked.writes
+        // The group commits as one transaction, so nothing can read the session's row between two of its
+        // changes: writing only the last report leaves the store as writing each in turn would, for one
+        // encoding and one statement (under ingest load a group often holds a session several times).
+        if let index = sessionWrites[change.sid] {
+            writes[index] = .putSession(change.sid, report)
+        } else {
+            sessionWrites[change.sid] = writes.count
+            writes.append(.putSession(change.sid, report))
+        }
+        writes += asked.writes
         questionEffects += asked
         reports[change.sid] = report
         if let seq = change.seq { seqs[change.sid] = seq }

@@ -10,12 +10,23 @@
 /// JSONDecoder's strategies would: no request body has one.
 public struct JSONValueDecoder: Decoder {
     let value: JSONValue
-    public let codingPath: [any CodingKey]
+    /// The path of the value that holds this one, and this value's key in it: the whole path is built only
+    /// when asked for (an error, a nested container), so a field costs no array of its own (under ingest
+    /// load, bench/ingest.sh, one array per field of every request body showed in the profile).
+    private let parentPath: [any CodingKey]
+    private let key: (any CodingKey)?
+    public var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
     public var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(_ value: JSONValue, codingPath: [any CodingKey] = []) {
+        self.init(value, in: codingPath, key: nil)
+    }
+
+    /// The decoder of `value`, found at `key` inside the value at `parentPath`.
+    init(_ value: JSONValue, in parentPath: [any CodingKey], key: (any CodingKey)?) {
         self.value = value
-        self.codingPath = codingPath
+        self.parentPath = parentPath
+        self.key = key
     }
 
     /// `type` decoded from `value`.
@@ -102,7 +113,27 @@ private struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
             throw DecodingError.keyNotFound(key, .init(
                 codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
         }
-        return JSONValueDecoder(value, codingPath: codingPath + [key])
+        return JSONValueDecoder(value, in: codingPath, key: key)
+    }
+
+    /// The decoder for `key` unless it is absent or null: one look-up, where the protocol's default
+    /// (`contains`, `decodeNil`, `decode`) takes three.
+    private func decoderIfPresent(for key: Key) -> JSONValueDecoder? {
+        guard let value = object[key.stringValue] else { return nil }
+        if case .null = value { return nil }
+        return JSONValueDecoder(value, in: codingPath, key: key)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decoderIfPresent(for: key)?.bool() }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try decoderIfPresent(for: key)?.string()
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try decoderIfPresent(for: key)?.float(type)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decoderIfPresent(for: key)?.integer(type) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try decoderIfPresent(for: key)?.decodeValue(type)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try decoder(for: key).isNull() }
@@ -137,7 +168,7 @@ private struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerPr
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        JSONValueDecoder(object[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        JSONValueDecoder(object[key.stringValue] ?? .null, in: codingPath, key: key)
     }
 }
 

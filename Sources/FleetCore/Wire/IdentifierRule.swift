@@ -38,6 +38,8 @@ public enum IdentifierRule {
     /// Decodes one percent-encoded path segment strictly: every `%` starts two hex digits, and the bytes
     /// are valid UTF-8. Nil when the segment is not (a `%00` or a lone `%ff` never turns into an id).
     public static func percentDecoded(_ segment: Substring) -> String? {
+        // Most segments hold no escape: they are their own text (a String's bytes are valid UTF-8 already).
+        guard segment.utf8.contains(UInt8(ascii: "%")) else { return String(segment) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(segment.utf8.count)
         var iterator = segment.utf8.makeIterator()

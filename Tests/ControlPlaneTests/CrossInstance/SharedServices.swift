@@ -26,7 +26,8 @@ final class SharedServices: Sendable {
     let url: String
     let schema: String
 
-    init(instances count: Int) async throws {
+    /// - Parameter questionNotifier: instance `index`'s question pushes (nil: questions are never pushed).
+    init(instances count: Int, questionNotifier: (Int) -> (any QuestionNotifier)? = { _ in nil }) async throws {
         guard let url = PostgresTestDatabase.url else { throw PostgresTestDatabase.Missing() }
         self.url = url
         schema = PostgresTestDatabase.freshSchema()
@@ -40,7 +41,7 @@ final class SharedServices: Sendable {
             var dependencies = ControlPlaneService.Dependencies(
                 store: store, gateway: ScriptedPushGateway.answeringEverything(status: 200),
                 decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock, clock: clock, tickInterval: .seconds(600),
-                reportProblem: report)
+                reportProblem: report, questionNotifier: questionNotifier(index))
             dependencies.coordinator = AccountCoordinator(account: .owner, shared: coordinator, leases: leases)
             let service = ControlPlaneService(dependencies)
             try await service.start()
@@ -70,8 +71,11 @@ final class SharedServices: Sendable {
     }
 
     /// Runs `body` on `count` instances, stopping them afterwards whatever happened.
-    static func with(instances count: Int, _ body: (SharedServices) async throws -> Void) async throws {
-        let world = try await SharedServices(instances: count)
+    static func with(
+        instances count: Int, questionNotifier: (Int) -> (any QuestionNotifier)? = { _ in nil },
+        _ body: (SharedServices) async throws -> Void
+    ) async throws {
+        let world = try await SharedServices(instances: count, questionNotifier: questionNotifier)
         do { try await body(world) } catch {
             await world.stop()
             throw error
@@ -157,6 +161,11 @@ final class NoticeDroppingCoordinator: FleetCoordinator {
     func isKnown(_ device: LeasedDevice) async throws(StoreError) -> Bool { try await base.isKnown(device) }
     func loadDevices(_ ids: Set<DeviceID>, account: AccountID) async throws(StoreError) -> TakenOverDevices {
         try await base.loadDevices(ids, account: account)
+    }
+    func readDevices(account: AccountID, _ selection: DeviceSelection, limit: Int) async throws(StoreError)
+        -> StoredDevices
+    {
+        try await base.readDevices(account: account, selection, limit: limit)
     }
     func fleetRevision(account: AccountID) async throws(StoreError) -> Int64 { try await base.fleetRevision(account: account) }
     func fleetRevisions() async throws(StoreError) -> [AccountID: Int64] { try await base.fleetRevisions() }
