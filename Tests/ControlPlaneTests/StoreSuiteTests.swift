@@ -134,6 +134,15 @@ enum StoreKind: String, CaseIterable, Sendable {
         try await store.commit([.putDeviceCredential(revoked)])
         #expect(try await store.load().deviceCredentials == [phone.id: revoked, pad.id: pad])
     }
+
+    @Test("Empty text is stored as empty text, not NULL (a NOT NULL column takes it)", arguments: StoreKind.allCases)
+    func emptyTextStaysText(kind: StoreKind) async throws {
+        let store = try kind.make()
+        let unnamed = DeviceCredentialRecord(
+            id: DeviceCredentialID("0123456789abcdef"), secretHash: hexA, name: "", deviceId: "", createdAt: 10)
+        try await store.commit([.putDeviceCredential(unnamed)])
+        #expect(try await store.load().deviceCredentials == [unnamed.id: unnamed])
+    }
 }
 
 @Suite struct SQLiteStoreTests {
