@@ -93,6 +93,8 @@ struct ServeParts: Sendable {
     /// A line on stderr (`lfg serve: ...`).
     let reportProblem: @Sendable (String) -> Void
     let sender: HTTP2PushSender?
+    /// The one tick timer of every account's service.
+    let ticker: InstanceTicker
 
     /// - Parameter pushPortFollowsListening: the push port is the bound port, whatever `LFG_PUSH_PORT`
     ///   says (the demo, which may listen on any port, must push).
@@ -126,6 +128,8 @@ struct ServeParts: Sendable {
         let notifier = questionNotifier(config, sender: sender)
         // Sharing a database, the instance's leases cover every account's devices (``LeaseDirector``).
         let leases = InstanceLeases()
+        // One timer for every account: each service is woken only when its next tick is due.
+        let ticker = InstanceTicker(interval: .milliseconds(config.tickMilliseconds))
         // Every account's service alike, over its own store handle and its own decision log.
         let dependencies = { @Sendable (account: AccountID, accountStore: any Store, log: any DecisionLogSink) in
             var dependencies = ControlPlaneService.Dependencies(
@@ -135,6 +139,7 @@ struct ServeParts: Sendable {
                 alertSealing: HPKEAlertSealing())
             dependencies.coordinator = coordinator.map { AccountCoordinator(account: account, shared: $0, leases: leases) }
             dependencies.leaseTTL = Double(config.leaseTTLMilliseconds) / 1000
+            dependencies.ticker = ticker
             return dependencies
         }
         var ownerDependencies = dependencies(.owner, store.scoped(to: .owner), decisionLog)
@@ -187,7 +192,8 @@ struct ServeParts: Sendable {
         await accounts.configure(gate: pushGate, serverURL: serverURL)
         return ServeParts(
             service: service, accounts: accounts, server: server, port: boundPort, loginCode: loginCode, gateReason: pushGate.reason(),
-            lock: lock, coordinator: coordinator, director: director, reportProblem: reportProblem, sender: sender)
+            lock: lock, coordinator: coordinator, director: director, reportProblem: reportProblem, sender: sender,
+            ticker: ticker)
     }
 
     /// PostgreSQL when `LFG_DATABASE_URL` is set, else the home's SQLite file.
@@ -235,8 +241,10 @@ struct ServeParts: Sendable {
         let service = service
         let accounts = accounts
         let director = director
+        let ticker = ticker
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.run() }
+            group.addTask { await ticker.run() }
             group.addTask { await service.run() }
             group.addTask { await accounts.run() }
             if let director { group.addTask { await director.run() } }

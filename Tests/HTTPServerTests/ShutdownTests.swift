@@ -7,13 +7,13 @@ import Testing
 import Glibc
 #endif
 
-/// A handler's task ends once it has handed its answer over, before libmicrohttpd has sent it; stopping
-/// must still wait until every answer given is sent.
+/// A handler's answer may still be on its way out when the server is told to stop; stopping must still
+/// wait until every answer given is sent.
 @Suite struct ShutdownTests {
     /// Larger than loopback's socket buffers, so sending it takes as long as the client takes to read it.
     static let answerBytes = 16 * 1024 * 1024
 
-    @Test("An answer given while the server stops is sent whole before the daemon stops", .timeLimit(.minutes(1)))
+    @Test("An answer given while the server stops is sent whole before run() returns", .timeLimit(.minutes(1)))
     func answerGivenDuringShutdownIsSentWhole() async throws {
         let entered = Signal("the handler to start")
         let release = Signal("the test to release the handler")

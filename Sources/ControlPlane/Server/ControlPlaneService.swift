@@ -38,6 +38,10 @@ public actor ControlPlaneService {
         public var databaseRoundTrips: (@Sendable () -> Int)? = nil
         /// Seals private devices' alerts to their keys (contract 8.3); `lfg serve` wires Sealing's HPKE.
         public var alertSealing: any AlertSealing
+        /// The instance's one timer for every account (`lfg serve`): the service is woken by it only when
+        /// its next tick is due (``nextTickDue``), and its `/api/events` keepalives ride on it too. Nil: the
+        /// service ticks every `tickInterval` on a timer of its own (tests, the simulator's server, benches).
+        public var ticker: InstanceTicker? = nil
 
         public init(
             store: any Store, gateway: any PushGateway, decisionLog: any DecisionLogSink,
@@ -105,6 +109,8 @@ public actor ControlPlaneService {
     let commitTimes = TimedStore.CommitTimes()
     /// Pairing codes and device credentials (issue 16), read by the authenticator on every request.
     public nonisolated let pairing = Pairing()
+    /// A change was noted since the tick loop last woke (a wake-up without one is the timer's).
+    private var isChangeNoted = false
     private var isBusy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -256,14 +262,19 @@ public actor ControlPlaneService {
     /// the `/api/events` keepalives every ``EventHub/heartbeatInterval``, until cancelled.
     public func run() async {
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.sendHeartbeats() }
+            // Sharing the instance's ticker, the keepalives ride on it (no timer per account).
+            if dependencies.ticker == nil { group.addTask { await self.sendHeartbeats() } }
             group.addTask { await self.runQuestionPushes() }
             // The lease rounds and notifications are the instance's (``LeaseDirector``): it calls in here.
             if dependencies.coordinator != nil {
                 group.addTask { await self.runLeaseFollowUps() }
                 group.addTask { await self.runFleetFollowUps() }
             }
-            await runTicks()
+            if let ticker = dependencies.ticker {
+                await runTicks(sharing: ticker, as: ticker.register(changes, events: events))
+            } else {
+                await runTicks()
+            }
             group.cancelAll()
         }
     }
@@ -308,8 +319,40 @@ public actor ControlPlaneService {
         }
     }
 
+    /// Ticks when the instance's ticker says this service is due, and promptly (after `coalesceWindow`)
+    /// when something changed, until cancelled.
+    private func runTicks(sharing ticker: InstanceTicker, as registration: InstanceTicker.Registration) async {
+        defer { ticker.unregister(registration) }
+        while !Task.isCancelled {
+            ticker.schedule(registration, at: nextTickDue)
+            await changes.wait()
+            if Task.isCancelled { break }
+            let isChange = isChangeNoted
+            isChangeNoted = false
+            // One burst of changes, one push per card: let the rest of the burst land first.
+            if isChange { try? await dependencies.clock.sleep(for: dependencies.coalesceWindow) }
+            await tick()
+        }
+    }
+
+    /// When this service next needs a tick with nothing new happening (nil: only a change calls for one):
+    /// the watcher's next timer (``Watcher/nextWake(_:now:)``), a question's expiry, an owed widget reload.
+    /// While the leases are not surely valid a tick decides nothing, so one is due at every beat until they are.
+    public var nextTickDue: UnixTime? {
+        let now = now
+        var times = [questions.nextExpiry, widgetThrottle.nextDue].compactMap { $0 }
+        // A closed push gate opens with a change (``setGate(_:)``); until then a tick decides nothing.
+        if pushGateReason == nil, let wake = watcher.nextWake(fleet, now: now) {
+            times.append(holdsFreshLeases ? wake : now)
+        }
+        return times.min()
+    }
+
     /// Tells the tick loop something changed.
-    func noteChange() { changes.notify() }
+    func noteChange() {
+        isChangeNoted = true
+        changes.notify()
+    }
 
     /// Whether a timed tick could decide nothing: no device driven here, no session, no question, no
     /// widget reload or channel deletion owed. Anything that ends it notes a change (``noteChange()``).

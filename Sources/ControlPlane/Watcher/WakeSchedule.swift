@@ -17,6 +17,10 @@ struct WakeSchedule<Key: Hashable & Sendable>: Sendable {
     /// When `key` is due next; nil: never.
     func time(of key: Key) -> UnixTime? { times[key] }
 
+    /// The earliest time any key may be due: never later than the true earliest (an entry a reschedule left
+    /// behind may come first, and only costs a look that finds nothing due); nil when the heap is empty.
+    var earliest: UnixTime? { heap.first?.time }
+
     /// Makes `key` due at `time` (nil: never), replacing what it had.
     mutating func schedule(_ key: Key, at time: UnixTime?) {
         guard times[key] != time else { return }

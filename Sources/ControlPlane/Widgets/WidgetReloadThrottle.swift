@@ -39,6 +39,9 @@ public struct WidgetReloadThrottle: Hashable, Sendable {
         return ready
     }
 
+    /// When the first owed trailing push falls due (when ``due(at:)`` must next be called); nil: none owed.
+    public var nextDue: UnixTime? { owed.map { (lastSent[$0] ?? -.infinity) + Self.interval }.min() }
+
     /// Whether `device` is owed a trailing push.
     public func isOwed(_ device: DeviceID) -> Bool { owed.contains(device) }
 
