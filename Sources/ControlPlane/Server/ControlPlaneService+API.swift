@@ -23,7 +23,7 @@ extension ControlPlaneService {
     /// `seq` is the report's `LFG-Report-Seq`: a report older than the last one taken for the session
     /// (a resend that arrived late) changes nothing and answers the session as it is.
     @discardableResult
-    public func putSession(_ sid: SessionID, _ report: SessionReport, seq: Int? = nil) async throws(ServiceError)
+    public nonisolated func putSession(_ sid: SessionID, _ report: SessionReport, seq: Int? = nil) async throws(ServiceError)
         -> SessionListing
     {
         try await changeSession(.init(sid: sid, seq: seq) { _ in report })
