@@ -97,7 +97,9 @@ extension ControlPlaneService {
         questions = group.book
         await carryOut(group.questionEffects)
         // An archived session leaves the list: a removal event.
-        for (sid, report) in group.changed { publishSession(sid, listing: listed(sid, report)) }
+        // One clock read and one set of down hosts for every listing of the group.
+        let instant = listingInstant()
+        for (sid, report) in group.changed { publishSession(sid, listing: listed(sid, report, at: instant)) }
         if !group.changed.isEmpty {
             noteChange()
             noteWidgetChange()
@@ -105,7 +107,7 @@ extension ControlPlaneService {
         let answers = zip(members, outcomes).map { member, outcome -> (Int, SessionChangeQueue.Answer) in
             switch outcome {
             case .changed(let sid, let report), .unchanged(let sid, let report):
-                (member.ticket, .success(listing(sid, report)))
+                (member.ticket, .success(listing(sid, report, at: instant)))
             case .refused(let refusal):
                 (member.ticket, .failure(refusal))
             }
