@@ -57,6 +57,41 @@ import Glibc
         }
     }
 
+    @Test("A kept-alive connection idle past the timeout is closed; one waiting on its handler is not",
+          .timeLimit(.minutes(1)))
+    func idleConnectionIsClosed() async throws {
+        let release = Signal("the test to release the slow handler")
+        let handler = HandlerFunction { request in
+            if request.path == "/slow" { try? await release.wait() }
+            return .json(["ok": true])
+        }
+        let server = HTTPServer(
+            configuration: .init(port: 0, connectionTimeoutSeconds: 1, headerDeadline: .seconds(30)), handler: handler)
+        let port = try server.start()
+        let running = Task { try await server.run() }
+        let idle = try RawSocket.connected(port: port)
+        let busy = try RawSocket.connected(port: port)
+        defer {
+            close(idle)
+            close(busy)
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        for socket in [idle, busy] {
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+        _ = "GET /fast HTTP/1.1\r\nHost: a\r\n\r\n".withCString { send(idle, $0, strlen($0), 0) }
+        _ = "GET /slow HTTP/1.1\r\nHost: a\r\n\r\n".withCString { send(busy, $0, strlen($0), 0) }
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        #expect(recv(idle, &buffer, buffer.count, 0) > 0, "the first answer")
+        let began = ContinuousClock.now
+        #expect(recv(idle, &buffer, buffer.count, 0) == 0, "then the server closes the idle connection")
+        #expect(ContinuousClock.now - began < .seconds(5))
+        release.fire()
+        #expect(recv(busy, &buffer, buffer.count, 0) > 0, "the slow handler's answer still arrives")
+        running.cancel()
+        try await running.value
+    }
+
     @Test("An over-long URL is a 414 with the error body, never an HTML page")
     func longURLIsJSON() async throws {
         try await withServer(.init(port: 0)) { _, port in
