@@ -83,6 +83,10 @@ public final class HTTPServer: Sendable {
             let loops = (0..<max(1, core.configuration.threadPoolSize)).compactMap { _ in
                 EventLoop(core: core, listener: socket)
             }
+            for (index, loop) in loops.enumerated() {
+                loop.siblings = loops
+                loop.nextSibling = index
+            }
             guard loops.count == max(1, core.configuration.threadPoolSize), loops.allSatisfy({ $0.start() }) else {
                 // Not started: nothing runs yet, so the loops (and the listener) can simply go.
                 close(socket)

@@ -45,3 +45,31 @@ import Glibc
         #expect(received > Self.answerBytes)  // the headers, then every byte of the body
     }
 }
+
+@Suite struct ShutdownResourceTests {
+    /// The process's open descriptors, by number.
+    static func openDescriptors() throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))
+    }
+
+    @Test("A server that served and stopped leaves no descriptor open (sockets, epoll sets, eventfds)",
+          .timeLimit(.minutes(1)))
+    func noDescriptorLeftBehind() async throws {
+        let before = try Self.openDescriptors()
+        do {
+            let server = HTTPServer(
+                configuration: .init(port: 0, threadPoolSize: 3), handler: HandlerFunction { _ in .json(["ok": true]) })
+            let port = try server.start()
+            let running = Task { try await server.run() }
+            for _ in 0..<6 {
+                let reply = try RawSocket.exchange(port: port, bytes: "GET /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                #expect(reply.hasPrefix("HTTP/1.1 200 OK"))
+            }
+            let idle = try RawSocket.connected(port: port)
+            defer { close(idle) }
+            running.cancel()
+            try await bounded("the cancelled server's run() to return") { try await running.value }
+        }
+        #expect(try Self.openDescriptors().subtracting(before).count <= 1, "only the test's own idle socket")
+    }
+}

@@ -18,14 +18,26 @@ extension EventLoop {
                 isAcceptPaused = true
                 return
             case .connection(let socket, let peer):
-                admit(socket, peer: peer)
+                if case .refused(let reason) = core.ledger.withLock({ $0.open(socket, peer: peer) }) {
+                    Self.refuse(socket, reason: reason)
+                    continue
+                }
+                // Whichever loop epoll woke accepts; connections are dealt round the loops, so load
+                // is shared even when one wake-up accepts a whole burst.
+                let target = siblings.isEmpty ? self : siblings[nextSibling % siblings.count]
+                nextSibling += 1
+                if target === self || !target.onLoop({ target.adopt(socket, peer: peer) }) {
+                    adopt(socket, peer: peer)
+                }
             }
         }
     }
 
-    private func admit(_ socket: Int32, peer: String) {
-        if case .refused(let reason) = core.ledger.withLock({ $0.open(socket, peer: peer) }) {
-            Self.refuse(socket, reason: reason)
+    /// Serves an accepted (and admitted) connection on this loop.
+    private func adopt(_ socket: Int32, peer: String) {
+        if isShuttingDown {
+            core.ledger.withLock { $0.close(socket) }
+            close(socket)
             return
         }
         nextConnectionID += 1

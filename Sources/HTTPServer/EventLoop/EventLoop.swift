@@ -38,6 +38,10 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     // Loop-thread state.
     private var localJobs: [UnownedJob] = []
     var connections: [Int32: Connection] = [:]
+    /// Every loop of the server (this one included), set before the threads start; accepted
+    /// connections are dealt round them.
+    var siblings: [EventLoop] = []
+    var nextSibling = 0
     var nextConnectionID: UInt64 = 0
     /// Tasks started on this loop that have not delivered their end yet.
     var liveTasks = 0
@@ -111,15 +115,20 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     /// Runs `body` on the loop's thread: at once when called there, else queued and the loop woken.
-    /// After the loop has ended, `body` is dropped (nothing is left for it to touch).
-    func onLoop(_ body: @escaping @Sendable () -> Void) {
-        if isCurrent { return body() }
+    /// Returns false, dropping `body`, when the loop has ended.
+    @discardableResult
+    func onLoop(_ body: @escaping @Sendable () -> Void) -> Bool {
+        if isCurrent {
+            body()
+            return true
+        }
         let isAccepted = inbox.withLock { inbox in
             guard !inbox.isStopped else { return false }
             inbox.calls.append(body)
             return true
         }
         if isAccepted { wake() }
+        return isAccepted
     }
 
     private func wake() {
@@ -163,6 +172,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
         // Thread ids are reused: a later thread must not pass for this one in `isCurrent`.
         owner.store(0, ordering: .relaxed)
+        siblings = []  // the loops refer to each other; this ends the cycle, so their descriptors close
         finished.fire()
     }
 

@@ -8,25 +8,20 @@ struct HeadLines {
     let bytes: UnsafeRawBufferPointer
 
     func parse(limits: RequestParser.Limits) -> Result<RequestHead, RequestRefusal> {
-        var lines: [Range<Int>] = []
-        var lineStart = 0
-        for index in 0..<bytes.count where bytes[index] == 10 {
-            // Every LF ends a line and must follow a CR; a CR anywhere else is refused below.
-            guard index > lineStart, bytes[index - 1] == 13 else {
-                return .failure(lines.isEmpty ? .malformedRequestLine : .malformedHeader)
-            }
-            lines.append(lineStart..<(index - 1))
-            lineStart = index + 1
-        }
-        guard let requestLine = lines.first, lineStart == bytes.count else { return .failure(.malformedRequestLine) }
+        // Every LF ends a line and must follow a CR; a CR anywhere else is refused by the line's own check.
+        guard let requestLineEnd = lineEnd(from: 0) else { return .failure(.malformedRequestLine) }
         var head: RequestHead
-        switch parseRequestLine(requestLine, limits: limits) {
+        switch parseRequestLine(0..<requestLineEnd, limits: limits) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let parsed): head = parsed
         }
         var contentLength: Int?
-        for line in lines.dropFirst() {
-            guard let (name, value) = field(line) else { return .failure(.malformedHeader) }
+        var lineStart = requestLineEnd + 2
+        while lineStart < bytes.count {
+            guard let end = lineEnd(from: lineStart), let (name, value) = field(lineStart..<end) else {
+                return .failure(.malformedHeader)
+            }
+            lineStart = end + 2
             switch name {
             case "content-length":
                 guard let length = Self.decimal(value), contentLength == nil || contentLength == length else {
@@ -45,24 +40,37 @@ struct HeadLines {
         return .success(head)
     }
 
+    /// Where the line starting at `start` ends (the index of its CR), or nil when its LF has no CR before it.
+    private func lineEnd(from start: Int) -> Int? {
+        var index = start
+        while index < bytes.count, bytes[index] != 10 { index += 1 }
+        guard index < bytes.count, index > start, bytes[index - 1] == 13 else { return nil }
+        return index - 1
+    }
+
     private func parseRequestLine(_ line: Range<Int>, limits: RequestParser.Limits) -> Result<RequestHead, RequestRefusal> {
-        let parts = bytes[line].split(separator: 32, maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(Self.isTokenByte) else {
-            return .failure(.malformedRequestLine)
-        }
-        let target = parts[1]
+        let slice = bytes[line]
+        guard let methodEnd = slice.firstIndex(of: 32), methodEnd > line.lowerBound,
+            let targetEnd = slice[(methodEnd + 1)...].firstIndex(of: 32),
+            slice[line.lowerBound..<methodEnd].allSatisfy(Self.isTokenByte)
+        else { return .failure(.malformedRequestLine) }
+        let target = slice[(methodEnd + 1)..<targetEnd]
         if target.count > limits.maxTargetBytes { return .failure(.uriTooLong(limits)) }
         guard target.first == UInt8(ascii: "/"), target.allSatisfy({ $0 > 32 && $0 < 127 }) else {
             return .failure(.malformedRequestLine)
         }
-        let version = Array(parts[2])
-        guard version.count == 8, version[0..<5].elementsEqual("HTTP/".utf8), version[6] == UInt8(ascii: "."),
-            Self.isDigit(version[5]), Self.isDigit(version[7])
+        let version = slice[(targetEnd + 1)...]
+        let start = version.startIndex
+        guard version.count == 8, version[start..<(start + 5)].elementsEqual("HTTP/".utf8),
+            version[start + 6] == UInt8(ascii: "."), Self.isDigit(version[start + 5]), Self.isDigit(version[start + 7])
         else { return .failure(.malformedRequestLine) }
-        guard version[5] == UInt8(ascii: "1"), version[7] <= UInt8(ascii: "1") else { return .failure(.unsupportedVersion) }
+        guard version[start + 5] == UInt8(ascii: "1"), version[start + 7] <= UInt8(ascii: "1") else {
+            return .failure(.unsupportedVersion)
+        }
         return .success(RequestHead(
-            method: String(decoding: parts[0], as: UTF8.self), target: String(decoding: target, as: UTF8.self),
-            minorVersion: Int(version[7] - UInt8(ascii: "0")), headers: [:], contentLength: 0))
+            method: String(decoding: slice[line.lowerBound..<methodEnd], as: UTF8.self),
+            target: String(decoding: target, as: UTF8.self),
+            minorVersion: Int(version[start + 7] - UInt8(ascii: "0")), headers: [:], contentLength: 0))
     }
 
     /// `name: value` with a lower-cased token name and the value without surrounding whitespace.
@@ -78,14 +86,23 @@ struct HeadLines {
         let value = slice[valueStart..<valueEnd]
         // Field values are visible characters, spaces, tabs and obs-text; no other control bytes (a bare CR).
         guard value.allSatisfy({ $0 >= 32 ? $0 != 127 : $0 == 9 }) else { return nil }
-        let name = String(decoding: slice[..<colon], as: UTF8.self).lowercasedHTTPFieldName
-        return (name, String(decoding: value, as: UTF8.self))
+        return (Self.lowercasedASCII(slice[..<colon]), String(decoding: value, as: UTF8.self))
     }
 
     /// A non-negative decimal of at most 18 digits (no sign, no spaces), else nil.
     private static func decimal(_ text: String) -> Int? {
         guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy(isDigit) else { return nil }
         return Int(text)
+    }
+
+    /// A token's bytes (ASCII only) as a lower-cased string, in one pass.
+    private static func lowercasedASCII(_ token: Slice<UnsafeRawBufferPointer>) -> String {
+        String(unsafeUninitializedCapacity: token.count) { buffer in
+            for (offset, byte) in token.enumerated() {
+                buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+            }
+            return token.count
+        }
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }

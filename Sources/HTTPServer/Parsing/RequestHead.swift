@@ -32,9 +32,11 @@ struct RequestHead: Equatable, Sendable {
         let pathEnd = target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.utf8.endIndex
         let rawPath = String(target[..<pathEnd])
         let query = pathEnd == target.utf8.endIndex ? [:] : Self.queryArguments(target[target.index(after: pathEnd)...])
-        return HTTPRequest(
-            method: method, path: Self.decoded(rawPath), query: query, headers: headers, body: body,
-            remoteAddress: remoteAddress, rawPath: rawPath)
+        var request = HTTPRequest(
+            method: method, path: Self.decoded(rawPath), query: query, body: body, remoteAddress: remoteAddress,
+            rawPath: rawPath)
+        request.headers = headers  // already lower-cased: the initializer would build the dictionary again
+        return request
     }
 
     /// `text` percent-decoded, or as sent when that is not UTF-8 (ids are decoded strictly from `rawPath`).

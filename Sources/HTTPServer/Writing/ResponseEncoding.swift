@@ -32,7 +32,11 @@ enum ResponseEncoding {
         of response: HTTPResponse, framing: Framing, isClosing: Bool, minorVersion: Int, date: String,
         to output: inout [UInt8]
     ) {
-        output.append(contentsOf: "HTTP/1.1 \(response.status) \(reason(for: response.status))\r\n".utf8)
+        if let line = statusLines[response.status] {
+            output.append(contentsOf: line)
+        } else {
+            output.append(contentsOf: "HTTP/1.1 \(response.status) \(reason(for: response.status))\r\n".utf8)
+        }
         for (name, value) in response.headers {
             output.append(contentsOf: name.utf8)
             output.append(contentsOf: ": ".utf8)
@@ -40,7 +44,10 @@ enum ResponseEncoding {
             output.append(contentsOf: "\r\n".utf8)
         }
         switch framing {
-        case .length(let count): output.append(contentsOf: "Content-Length: \(count)\r\n".utf8)
+        case .length(let count):
+            output.append(contentsOf: "Content-Length: ".utf8)
+            output.append(contentsOf: String(count).utf8)
+            output.append(contentsOf: "\r\n".utf8)
         case .chunked: output.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
         case .untilClose, .none: break
         }
@@ -67,6 +74,12 @@ enum ResponseEncoding {
 
     /// `HTTP/1.1 100 Continue`, sent before a body the client holds back for it.
     static let continueHead = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    /// The status lines of the common statuses, encoded once.
+    private static let statusLines: [Int: [UInt8]] = Dictionary(
+        uniqueKeysWithValues: [200, 201, 202, 204, 400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503].map {
+            ($0, Array("HTTP/1.1 \($0) \(reason(for: $0))\r\n".utf8))
+        })
 
     static func reason(for status: Int) -> String {
         switch status {
