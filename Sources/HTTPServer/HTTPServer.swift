@@ -6,10 +6,10 @@ import Synchronization
 
 /// An HTTP/1.1 server on epoll that answers every request with an `HTTPHandler`.
 ///
-/// Use it in two steps: `start()` binds and returns the real port (useful with port 0); `run()` serves
-/// until its task is cancelled, then shuts down cleanly: requests not yet handled get 503, handlers are
-/// cancelled, streaming responses are finished, answers already given are sent whole, and only then
-/// does `run()` return, with no thread or descriptor left behind.
+/// Use it in two steps: `start()` binds, starts serving and returns the real port (useful with port 0);
+/// `run()` returns when its task is cancelled, after shutting down cleanly: requests not yet handled get
+/// 503, handlers are cancelled, streaming responses are finished, answers already given are sent whole,
+/// and no thread or descriptor is left behind.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 8766), handler: routes)
@@ -25,8 +25,10 @@ import Synchronization
 public final class HTTPServer: Sendable {
     private enum Lifecycle {
         case created
-        case listening(socket: Int32, port: UInt16)
-        case running(socket: Int32, port: UInt16)
+        /// Serving since `start()`; `run()` has not been called yet.
+        case serving(socket: Int32, port: UInt16, loops: [EventLoop])
+        /// `run()` owns the loops and stops them when cancelled.
+        case running(port: UInt16)
         case stopped
     }
 
@@ -40,14 +42,18 @@ public final class HTTPServer: Sendable {
         core = ServerCore(configuration: configuration, handler: handler)
     }
 
+    /// A server started but never run: its loops are stopped here (closing their connections) and joined.
     deinit {
-        if case .listening(let socket, _) = lifecycle.withLock({ $0 }) { close(socket) }
+        guard case .serving(let socket, _, let loops) = lifecycle.withLock({ $0 }) else { return }
+        Self.stop(loops, listener: socket)
     }
 
-    /// Binds and starts listening; returns the bound port. Connections wait until `run()` serves them.
+    /// Binds, starts the event loops and returns the bound port: requests are served from now on, on the
+    /// loops' own threads (no task of the caller's is needed), and `run()` bounds how long.
     /// Throws when the address is not IPv4 or the port cannot be bound.
     @discardableResult
     public func start() throws(HTTPServerError) -> UInt16 {
+        let core = core
         let configuration = core.configuration
         guard IPv4Address.isValid(configuration.bindAddress) else {
             throw .invalidBindAddress(configuration.bindAddress)
@@ -56,10 +62,28 @@ public final class HTTPServer: Sendable {
             guard case .created = lifecycle else { throw .alreadyStarted }
             // Connections over the cap are still accepted, to be answered 503 at once.
             FileLimit.raise(toAtLeast: UInt(configuration.connectionLimit) + Self.refusalHeadroom + 256)
+            let failure = HTTPServerError.couldNotListen(address: configuration.bindAddress, port: configuration.port)
             guard let (socket, port) = SocketCalls.listen(
                 address: configuration.bindAddress, port: configuration.port, backlog: 1_024)
-            else { throw .couldNotListen(address: configuration.bindAddress, port: configuration.port) }
-            lifecycle = .listening(socket: socket, port: port)
+            else { throw failure }
+            let count = Int(max(1, configuration.threadPoolSize))
+            let loops = (0..<count).compactMap { _ in EventLoop(core: core, listener: socket) }
+            for (index, loop) in loops.enumerated() {
+                loop.siblings = loops
+                loop.nextSibling = index
+            }
+            guard loops.count == count else {
+                for loop in loops { loop.siblings = [] }
+                close(socket)
+                throw failure
+            }
+            let started = loops.prefix { $0.start() }
+            guard started.count == count else {
+                for loop in loops.dropFirst(started.count) { loop.siblings = [] }
+                Self.stop(Array(started), listener: socket)
+                throw failure
+            }
+            lifecycle = .serving(socket: socket, port: port, loops: loops)
             return port
         }
     }
@@ -68,32 +92,26 @@ public final class HTTPServer: Sendable {
     public var port: UInt16? {
         lifecycle.withLock { lifecycle in
             switch lifecycle {
-            case .listening(_, let port), .running(_, let port): port
+            case .serving(_, let port, _), .running(let port): port
             case .created, .stopped: nil
             }
+        }
+    }
+
+    /// The event loops and the listening socket while served and not yet run (what tests check is released).
+    var resources: (loops: [EventLoop], listener: Int32)? {
+        lifecycle.withLock { lifecycle in
+            if case .serving(let socket, _, let loops) = lifecycle { return (loops, socket) }
+            return nil
         }
     }
 
     /// Serves requests until the calling task is cancelled, then shuts down (see the type's summary).
     /// Call once, after `start()`.
     public func run() async throws(HTTPServerError) {
-        let core = core
         let (socket, loops) = try lifecycle.withLock { (lifecycle) throws(HTTPServerError) -> (Int32, [EventLoop]) in
-            guard case .listening(let socket, let port) = lifecycle else { throw .notStarted }
-            let loops = (0..<max(1, core.configuration.threadPoolSize)).compactMap { _ in
-                EventLoop(core: core, listener: socket)
-            }
-            for (index, loop) in loops.enumerated() {
-                loop.siblings = loops
-                loop.nextSibling = index
-            }
-            guard loops.count == max(1, core.configuration.threadPoolSize), loops.allSatisfy({ $0.start() }) else {
-                // Not started: nothing runs yet, so the loops (and the listener) can simply go.
-                close(socket)
-                lifecycle = .stopped
-                throw .couldNotListen(address: core.configuration.bindAddress, port: port)
-            }
-            lifecycle = .running(socket: socket, port: port)
+            guard case .serving(let socket, let port, let loops) = lifecycle else { throw .notStarted }
+            lifecycle = .running(port: port)
             return (socket, loops)
         }
         await withTaskCancellationHandler {
@@ -104,6 +122,13 @@ public final class HTTPServer: Sendable {
         for loop in loops { loop.join() }
         close(socket)
         lifecycle.withLock { $0 = .stopped }
+    }
+
+    /// Shuts `loops` down, waits for their threads and closes the listener (blocking; for deinit and a failed start).
+    private static func stop(_ loops: [EventLoop], listener: Int32) {
+        for loop in loops { loop.onLoop { loop.beginShutdown() } }
+        for loop in loops { loop.join() }
+        close(listener)
     }
 
     /// Connections accepted beyond `connectionLimit`, only to answer them 503 (the descriptors to allow).

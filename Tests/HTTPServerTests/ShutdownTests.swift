@@ -1,6 +1,6 @@
 import AsyncTesting
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 import HTTPTypes
 import Testing
 #if canImport(Glibc)
@@ -46,20 +46,30 @@ import Glibc
     }
 }
 
+/// Weak references to what a server held, to check it was all released.
+final class WeakLoop {
+    weak var loop: EventLoop?
+    init(_ loop: EventLoop) { self.loop = loop }
+}
+
 @Suite struct ShutdownResourceTests {
-    /// The process's open descriptors, by number.
-    static func openDescriptors() throws -> Set<String> {
-        Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))
+    /// What `/proc/self/fd/<descriptor>` names (e.g. `socket:[123]`, unique per socket), or nil when closed.
+    static func target(of descriptor: Int32) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
     }
 
-    @Test("A server that served and stopped leaves no descriptor open (sockets, epoll sets, eventfds)",
+    @Test("A server that served and stopped leaves no descriptor open and no event loop alive",
           .timeLimit(.minutes(1)))
     func noDescriptorLeftBehind() async throws {
-        let before = try Self.openDescriptors()
+        var loops: [WeakLoop] = []
+        var listener: (descriptor: Int32, target: String?) = (-1, nil)
         do {
             let server = HTTPServer(
                 configuration: .init(port: 0, threadPoolSize: 3), handler: HandlerFunction { _ in .json(["ok": true]) })
             let port = try server.start()
+            let resources = try #require(server.resources)
+            loops = resources.loops.map(WeakLoop.init)
+            listener = (resources.listener, Self.target(of: resources.listener))
             let running = Task { try await server.run() }
             for _ in 0..<6 {
                 let reply = try RawSocket.exchange(port: port, bytes: "GET /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -70,6 +80,10 @@ import Glibc
             running.cancel()
             try await bounded("the cancelled server's run() to return") { try await running.value }
         }
-        #expect(try Self.openDescriptors().subtracting(before).count <= 1, "only the test's own idle socket")
+        #expect(loops.count == 3)
+        // A loop's epoll set and eventfd close when it is released (its deinit).
+        #expect(loops.allSatisfy { $0.loop == nil }, "every event loop released")
+        #expect(listener.target?.hasPrefix("socket:") == true)
+        #expect(Self.target(of: listener.descriptor) != listener.target, "the listening socket is closed")
     }
 }
