@@ -30,13 +30,11 @@ let package = Package(
         // MARK: C libraries (system library targets: module map + shim header)
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
-        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
 
         // MARK: shared
         .target(name: "FleetCore", swiftSettings: strict),
@@ -61,7 +59,9 @@ let package = Package(
 
         // MARK: control plane
         .target(name: "HTTPTypes", swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["HTTPTypes", "CMicroHTTPD", "CMicroHTTPDShims"], swiftSettings: strict),
+        // Our own HTTP/1.1 server on epoll; CEpoll brings in the epoll/eventfd/accept4 declarations.
+        .target(name: "CEpoll"),
+        .target(name: "HTTPServer", dependencies: ["HTTPTypes", "CEpoll"], swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["HTTPTypes", "CCurl", "CCurlShims"], swiftSettings: strict),
         .target(name: "ControlPlane", dependencies: ["FleetCore", "APNs", "HTTPTypes"], swiftSettings: strict),
         // The tables and their mapping, shared by both SQL stores (one source, two dialects of migrations).

@@ -18,7 +18,7 @@ if [ ! -f "$BACKPORTS" ]; then
 fi
 
 # libqrencode-dev: the pairing QR code; zbar-tools (zbarimg): the test that reads that code back.
-PACKAGES=(libnghttp2-dev libmicrohttpd-dev libssl-dev libsqlite3-dev libpq-dev postgresql libqrencode-dev zbar-tools pkg-config nghttp2-client openssl)
+PACKAGES=(libnghttp2-dev libssl-dev libsqlite3-dev libpq-dev postgresql libqrencode-dev zbar-tools pkg-config nghttp2-client openssl)
 BACKPORTED=(libcurl4-openssl-dev libcurl4)
 OPTIONAL=(chromium python3 nginx-light libnginx-mod-http-echo wrk)   # scripts/dashboard-check.sh and bench/ (nginx: a second endpoint for bench/apns.sh and the reference in bench/ingest.sh; wrk: bench/ingest.sh); skipped when unavailable
 

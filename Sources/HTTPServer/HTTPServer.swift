@@ -1,14 +1,15 @@
-internal import CMicroHTTPD
-internal import CMicroHTTPDShims
+#if canImport(Glibc)
+internal import Glibc
+#endif
 import HTTPTypes
 import Synchronization
 
-/// An HTTP/1.1 server (libmicrohttpd) that answers every request with an `HTTPHandler`.
+/// An HTTP/1.1 server on epoll that answers every request with an `HTTPHandler`.
 ///
 /// Use it in two steps: `start()` binds and returns the real port (useful with port 0); `run()` serves
-/// handler work as child tasks until its task is cancelled, then shuts down cleanly: requests not yet
-/// handled get 503, streaming responses are finished, and the daemon stops only when no connection is
-/// suspended any more.
+/// until its task is cancelled, then shuts down cleanly: requests not yet handled get 503, handlers are
+/// cancelled, streaming responses are finished, answers already given are sent whole, and only then
+/// does `run()` return, with no thread or descriptor left behind.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 8766), handler: routes)
@@ -16,14 +17,16 @@ import Synchronization
 /// try await server.run()   // until cancelled
 /// ```
 ///
-/// Sockets are served by libmicrohttpd's epoll threads; every request whose body is complete is
-/// suspended and handed to a Swift task, which resumes the connection with the answer. Bodies over
-/// `maxBodyBytes` get 413 with the contract's error body and never reach the handler. Paths and query
-/// arguments arrive percent-decoded, header names lower-cased.
+/// `threadPoolSize` event loops (``EventLoop``) each read, parse and write their connections and run
+/// the handlers of the requests they read as tasks on their own thread. Requests are parsed strictly
+/// (``RequestParser``): malformed ones get 400, chunked bodies 411, bodies over `maxBodyBytes` 413 and
+/// URLs over 8 KiB 414, all with the contract's error body and never reaching the handler. Paths and
+/// query arguments arrive percent-decoded, header names lower-cased.
 public final class HTTPServer: Sendable {
     private enum Lifecycle {
         case created
-        case listening(UncheckedSendable<OpaquePointer>, port: UInt16)
+        case listening(socket: Int32, port: UInt16)
+        case running(socket: Int32, port: UInt16)
         case stopped
     }
 
@@ -37,9 +40,11 @@ public final class HTTPServer: Sendable {
         core = ServerCore(configuration: configuration, handler: handler)
     }
 
-    deinit { stopDaemon() }
+    deinit {
+        if case .listening(let socket, _) = lifecycle.withLock({ $0 }) { close(socket) }
+    }
 
-    /// Binds and starts listening; returns the bound port. Requests wait until `run()` serves them.
+    /// Binds and starts listening; returns the bound port. Connections wait until `run()` serves them.
     /// Throws when the address is not IPv4 or the port cannot be bound.
     @discardableResult
     public func start() throws(HTTPServerError) -> UInt16 {
@@ -49,23 +54,12 @@ public final class HTTPServer: Sendable {
         }
         return try lifecycle.withLock { (lifecycle) throws(HTTPServerError) -> UInt16 in
             guard case .created = lifecycle else { throw .alreadyStarted }
-            let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_TURBO.rawValue
-                | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            let corePointer = Unmanaged.passUnretained(core).toOpaque()
-            // libmicrohttpd's own cap sits above ours, so a connection over our cap is still accepted
-            // and answered 503 at once instead of waiting unanswered in the listen queue.
-            let hardLimit = configuration.connectionLimit + Self.refusalHeadroom
-            FileLimit.raise(toAtLeast: UInt(hardLimit) + 256)
-            let daemon = lfg_mhd_start(
-                flags, configuration.bindAddress, configuration.port,
-                accessHandler, corePointer, requestCompleted, corePointer,
-                configuration.threadPoolSize, hardLimit, configuration.connectionTimeoutSeconds,
-                connectionNotified, corePointer, 1_024)
-            guard let daemon else {
-                throw .couldNotListen(address: configuration.bindAddress, port: configuration.port)
-            }
-            let port = lfg_mhd_bound_port(daemon)
-            lifecycle = .listening(UncheckedSendable(daemon), port: port)
+            // Connections over the cap are still accepted, to be answered 503 at once.
+            FileLimit.raise(toAtLeast: UInt(configuration.connectionLimit) + Self.refusalHeadroom + 256)
+            guard let (socket, port) = SocketCalls.listen(
+                address: configuration.bindAddress, port: configuration.port, backlog: 1_024)
+            else { throw .couldNotListen(address: configuration.bindAddress, port: configuration.port) }
+            lifecycle = .listening(socket: socket, port: port)
             return port
         }
     }
@@ -73,45 +67,51 @@ public final class HTTPServer: Sendable {
     /// The bound port while listening, else nil.
     public var port: UInt16? {
         lifecycle.withLock { lifecycle in
-            if case .listening(_, let port) = lifecycle { return port }
-            return nil
+            switch lifecycle {
+            case .listening(_, let port), .running(_, let port): port
+            case .created, .stopped: nil
+            }
         }
     }
 
     /// Serves requests until the calling task is cancelled, then shuts down (see the type's summary).
     /// Call once, after `start()`.
     public func run() async throws(HTTPServerError) {
-        guard port != nil else { throw .notStarted }
         let core = core
-        await withDiscardingTaskGroup { group in
-            group.addTask { await core.closeOverdueHeaders() }
-            for await submission in core.admission.submissions {
-                group.addTask { await core.serve(submission) }
+        let (socket, loops) = try lifecycle.withLock { (lifecycle) throws(HTTPServerError) -> (Int32, [EventLoop]) in
+            guard case .listening(let socket, let port) = lifecycle else { throw .notStarted }
+            let loops = (0..<max(1, core.configuration.threadPoolSize)).compactMap { _ in
+                EventLoop(core: core, listener: socket)
             }
-            // Cancelled: refuse new work, answer what was never picked up, end streams and handlers.
-            core.answerUnclaimed()
-            group.cancelAll()
+            for (index, loop) in loops.enumerated() {
+                loop.siblings = loops
+                loop.nextSibling = index
+            }
+            guard loops.count == max(1, core.configuration.threadPoolSize), loops.allSatisfy({ $0.start() }) else {
+                // Not started: nothing runs yet, so the loops (and the listener) can simply go.
+                close(socket)
+                lifecycle = .stopped
+                throw .couldNotListen(address: core.configuration.bindAddress, port: port)
+            }
+            lifecycle = .running(socket: socket, port: port)
+            return (socket, loops)
         }
-        // Answers given but not yet sent would be dropped by stopping the daemon now.
-        await core.inFlight.waitUntilNone()
-        stopDaemon()
+        await withTaskCancellationHandler {
+            for loop in loops { await loop.finished.wait() }
+        } onCancel: {
+            for loop in loops { loop.onLoop { loop.beginShutdown() } }
+        }
+        for loop in loops { loop.join() }
+        close(socket)
+        lifecycle.withLock { $0 = .stopped }
     }
 
-    /// Connections libmicrohttpd accepts beyond `connectionLimit`, only to answer them 503.
-    static let refusalHeadroom: UInt32 = 512
+    /// Connections accepted beyond `connectionLimit`, only to answer them 503 (the descriptors to allow).
+    static let refusalHeadroom: UInt = 512
 
     /// How many connections are open, were refused over a cap, and were closed for slow headers.
     public var connectionCounts: (open: Int, refused: Int, expired: Int) {
-        let counts = core.connections.counts
+        let counts = core.ledger.withLock { $0.counts }
         return (counts.open, counts.refused, counts.expired)
-    }
-
-    /// Stops listening. Only call when no request is in flight (after `run()` returned, or if it never ran).
-    private func stopDaemon() {
-        core.answerUnclaimed()
-        lifecycle.withLock { lifecycle in
-            if case .listening(let daemon, _) = lifecycle { MHD_stop_daemon(daemon.value) }
-            lifecycle = .stopped
-        }
     }
 }

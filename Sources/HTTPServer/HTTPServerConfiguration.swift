@@ -9,7 +9,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// An idle connection is closed after this many seconds (0 = never). Streaming responses
     /// waiting for their next event are not idle.
     public var connectionTimeoutSeconds: UInt32
-    /// Threads serving sockets (libmicrohttpd's epoll pool); handlers themselves run on Swift tasks.
+    /// Event-loop threads serving sockets; each also runs the handlers of the requests it reads.
     public var threadPoolSize: UInt32
     /// At most this many connections at once; one more is answered 503 (the contract's error body) at once.
     public var connectionLimit: UInt32

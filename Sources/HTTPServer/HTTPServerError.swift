@@ -2,7 +2,7 @@
 public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The bind address is not an IPv4 dotted quad.
     case invalidBindAddress(String)
-    /// libmicrohttpd refused to listen (port in use, no permission, too many files).
+    /// The system refused to listen (port in use, no permission, too many files).
     case couldNotListen(address: String, port: UInt16)
     /// `start()` was called on a server that already started.
     case alreadyStarted

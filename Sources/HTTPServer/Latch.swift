@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A one-shot signal: `wait()` returns once `fire()` has been called (at once if it already was).
-/// Used for "libmicrohttpd is done with this request / stream", which arrives on a libmicrohttpd thread.
+/// Used for "this event loop has ended", which happens on the loop's own thread.
 final class Latch: Sendable {
     private let state = Mutex<(isFired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 

@@ -4,8 +4,11 @@ extension String {
     ///
     /// Why: every request's header names go through here, and Unicode case mapping of each one, most
     /// already lower-case, showed in the server's profile under ingest load (bench/ingest.sh).
-    public var lowercasedHTTPFieldName: String {
-        utf8.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 } ? lowercased() : self
+    public var lowercasedHTTPFieldName: String { isLowercasedHTTPFieldName ? self : lowercased() }
+
+    /// Whether ``lowercasedHTTPFieldName`` is this string itself: no upper-case ASCII letter, no non-ASCII byte.
+    public var isLowercasedHTTPFieldName: Bool {
+        !utf8.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }
     }
 
     /// `uppercased()`, without building a new string when there is nothing to change (an HTTP method).

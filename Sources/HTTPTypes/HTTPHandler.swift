@@ -1,5 +1,5 @@
 /// Something that answers HTTP requests: routes are plain values tested in memory, and the
-/// libmicrohttpd adapter (module HTTPServer) is one caller among others.
+/// HTTP/1.1 server (module HTTPServer) is one caller among others.
 public protocol HTTPHandler: Sendable {
     /// Answers `request`. Never throws: every failure is a response (4xx/5xx with the error body).
     func respond(to request: HTTPRequest) async -> HTTPResponse

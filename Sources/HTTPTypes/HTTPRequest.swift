@@ -26,9 +26,15 @@ public struct HTTPRequest: Sendable, Equatable {
         self.method = method.uppercasedHTTPMethod
         self.path = path
         self.query = query
-        var lowered: [String: String] = [:]
-        for (name, value) in headers { lowered[name.lowercasedHTTPFieldName] = value }
-        self.headers = lowered
+        // Names usually arrive lower-case already (HTTP/2 requires it, servers lower them): then the
+        // dictionary is kept as it is rather than hashed again into a new one.
+        if headers.keys.allSatisfy(\.isLowercasedHTTPFieldName) {
+            self.headers = headers
+        } else {
+            var lowered: [String: String] = [:]
+            for (name, value) in headers { lowered[name.lowercasedHTTPFieldName] = value }
+            self.headers = lowered
+        }
         self.body = body
         self.remoteAddress = remoteAddress
     }

@@ -35,8 +35,11 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response whose body is already encoded (`bytes` must be JSON).
     public static func jsonBytes(_ bytes: Data, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(bytes))
+        HTTPResponse(status: status, headers: jsonHeaders, body: .bytes(bytes))
     }
+
+    /// A JSON answer's headers: one shared array rather than a new one per answer.
+    private static let jsonHeaders = [(name: "Content-Type", value: "application/json")]
 
     /// The contract's error shape: `{"error": "<what is wrong>", "field": "<name>"?}`.
     public static func error(_ status: Int, _ message: String, field: String? = nil) -> HTTPResponse {

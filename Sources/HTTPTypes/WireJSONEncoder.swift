@@ -199,15 +199,19 @@ final class WireObject {
         let count: Int
 
         init(_ key: String) {
-            let utf8 = key.utf8
+            // A key is nearly always a literal or native string: its bytes are one buffer.
+            self = key.utf8.withContiguousStorageIfAvailable(Self.init(bytes:)) ?? Self(bytes: Array(key.utf8))
+        }
+
+        init(bytes: some Collection<UInt8>) {
             var prefix: UInt64 = 0
             var shift = 56
-            for byte in utf8.prefix(8) {
+            for byte in bytes.prefix(8) {
                 prefix |= UInt64(byte) << shift
                 shift -= 8
             }
             self.prefix = prefix
-            self.count = utf8.count
+            self.count = bytes.count
         }
 
         /// Whether `key` (this sort key's) comes before `otherKey` (`other`'s) in UTF-8 byte order.

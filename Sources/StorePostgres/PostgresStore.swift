@@ -59,7 +59,13 @@ public actor PostgresStore: AccountStore {
         guard !writes.isEmpty else { return }
         try connection.transaction { () throws(StoreError) in
             try SharedWriteRules.apply(writes, account: account, on: connection)
-            try StoreTables.apply(writes.filter(\.isTableWrite), account: account, to: connection)
+            let tableWrites = writes.filter(\.isTableWrite)
+            if let batch = SessionRowBatch.split(tableWrites) {
+                try SessionRowBatch.put(batch.sessions, account: account, on: connection)
+                try StoreTables.apply(batch.others, account: account, to: connection)
+            } else {
+                try StoreTables.apply(tableWrites, account: account, to: connection)
+            }
             try Self.noteShared(
                 writes, account: account, writer: instance, keeping: changeLogRevisions, on: connection,
                 channels: CoordinationChannels(schema: schema))

@@ -132,7 +132,7 @@ public enum StoreTables {
             try rows.run(
                 "INSERT INTO sessions (account_id, sid, report) VALUES (?1, ?2, ?3) "
                     + "ON CONFLICT (account_id, sid) DO UPDATE SET report = excluded.report",
-                [.text(sid.rawValue), .text(try encode(report))])
+                [.text(sid.rawValue), .text(try sessionRow(report))])
         case .deleteSession(let sid):
             try rows.run("DELETE FROM sessions WHERE account_id = ?1 AND sid = ?2", [.text(sid.rawValue)])
         case .putHost(let host, let heartbeat):
@@ -279,6 +279,9 @@ public enum StoreTables {
         return DeviceChannel(
             id: id, env: env, deviceId: DeviceID(row.text(2)), createdAt: row.real(3), holdUntil: row.optionalReal(4))
     }
+
+    /// A session's stored `report` column: its report's JSON (every store that batches its rows writes this).
+    public static func sessionRow(_ report: SessionReport) throws(StoreError) -> String { try encode(report) }
 
     static func encode(_ value: some Encodable) throws(StoreError) -> String {
         do {

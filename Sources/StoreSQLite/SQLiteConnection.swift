@@ -112,15 +112,7 @@ final class SQLiteStatement {
             case .integer(let number): code = sqlite3_bind_int64(raw, index, number)
             case .real(let number): code = sqlite3_bind_double(raw, index, number)
             case .null: code = sqlite3_bind_null(raw, index)
-            case .text(let text):
-                // A trailing NUL keeps the buffer non-empty; the explicit count excludes it.
-                let bytes = Array(text.utf8) + [0]
-                code = bytes.withUnsafeBufferPointer { buffer in
-                    buffer.withMemoryRebound(to: CChar.self) { chars in
-                        sqlite3_bind_text64(
-                            raw, index, chars.baseAddress, sqlite3_uint64(bytes.count - 1), transient, UInt8(SQLITE_UTF8))
-                    }
-                }
+            case .text(let text): code = bindText(text, at: index)
             }
             guard code == SQLITE_OK else { throw error("bind", code) }
         }
@@ -129,6 +121,20 @@ final class SQLiteStatement {
             if code == SQLITE_DONE { return }
             guard code == SQLITE_ROW else { throw error("step", code) }
             try rows(SQLiteRow(raw: raw))
+        }
+    }
+
+    /// Binds `text` from its own UTF-8 bytes (copied by SQLite), without copying them into an array first.
+    private func bindText(_ text: String, at index: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes in
+            // An empty buffer may have no address, and a NULL pointer would bind NULL rather than ''.
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text64(raw, index, "", 0, transient, UInt8(SQLITE_UTF8))
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                sqlite3_bind_text64(raw, index, chars, sqlite3_uint64(bytes.count), transient, UInt8(SQLITE_UTF8))
+            }
         }
     }
 

@@ -134,6 +134,50 @@ enum StoreKind: String, CaseIterable, Sendable {
         try await store.commit([.putDeviceCredential(revoked)])
         #expect(try await store.load().deviceCredentials == [phone.id: revoked, pad.id: pad])
     }
+
+    /// Sessions whose text needs quoting in every form a store writes it (JSON, a PostgreSQL array literal).
+    static let awkwardSessions: [(SessionID, SessionReport)] = [
+        ("s1", SessionReport(title: #"say "hi", {braces} \ back\slash"#, host: "mac", busy: true)),
+        ("s2", SessionReport(title: "é 🚀 NULL, null, \\N", cwd: "/src/a b", prompt: Prompt(kind: .plan, text: "ok?"))),
+        ("s 3", SessionReport(title: "", step: "Edit")),
+    ]
+
+    @Test("Sessions put together in one commit come back as written; one put twice keeps its last report",
+          arguments: StoreKind.available)
+    func sessionsPutTogether(kind: StoreKind) async throws {
+        let store = try kind.make()
+        let sessions = Self.awkwardSessions
+        try await store.commit(
+            sessions.map { StoreWrite.putSession($0.0, $0.1) } + [
+                .putHost("mac", HostHeartbeat(lastSeen: 100, ttlSeconds: 30)), .putSession("s1", SessionReport(title: "last")),
+            ])
+        var expected = Dictionary(uniqueKeysWithValues: sessions)
+        expected["s1"] = SessionReport(title: "last")
+        #expect(try await store.load().sessions == expected)
+        // An update of rows already there.
+        try await store.commit(sessions.map { StoreWrite.putSession($0.0, $0.1) })
+        #expect(try await store.load().sessions == Dictionary(uniqueKeysWithValues: sessions))
+    }
+
+    @Test("PostgreSQL: a commit putting many sessions costs a few round trips, not one per session")
+    func postgresSessionsInOneStatement() async throws {
+        let store = try StoreKind.postgres.make()
+        let sessions = (0..<100).map { StoreWrite.putSession(SessionID("s\($0)"), SessionReport(title: "t\($0)")) }
+        try await store.commit([sessions[0]])  // statements prepared
+        let before = PostgresRoundTrips.total
+        try await store.commit(sessions)
+        #expect(PostgresRoundTrips.total - before < 20)
+        #expect(try await store.load().sessions.count == 100)
+    }
+
+    @Test("Empty text is stored as empty text, not NULL (a NOT NULL column takes it)", arguments: StoreKind.allCases)
+    func emptyTextStaysText(kind: StoreKind) async throws {
+        let store = try kind.make()
+        let unnamed = DeviceCredentialRecord(
+            id: DeviceCredentialID("0123456789abcdef"), secretHash: hexA, name: "", deviceId: "", createdAt: 10)
+        try await store.commit([.putDeviceCredential(unnamed)])
+        #expect(try await store.load().deviceCredentials == [unnamed.id: unnamed])
+    }
 }
 
 @Suite struct SQLiteStoreTests {

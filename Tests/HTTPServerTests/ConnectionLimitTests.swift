@@ -57,7 +57,7 @@ import Glibc
         }
     }
 
-    @Test("An over-long URL is a 414 with the error body, not libmicrohttpd's HTML")
+    @Test("An over-long URL is a 414 with the error body, never an HTML page")
     func longURLIsJSON() async throws {
         try await withServer(.init(port: 0)) { _, port in
             let path = "/" + String(repeating: "a", count: 9_000)

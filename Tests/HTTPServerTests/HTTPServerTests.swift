@@ -61,7 +61,7 @@ import Testing
         #expect(calls.all == ["/fits"])
     }
 
-    @Test("A chunked body is answered 411 with the error shape, before libmicrohttpd reads its framing")
+    @Test("A chunked body is answered 411 with the error shape, before any of its framing is read")
     func chunkedBodyIsRefused() async throws {
         let calls = Recorder<String>()
         let handler = calls.pathRecorder

@@ -7,13 +7,13 @@ import Testing
 import Glibc
 #endif
 
-/// A handler's task ends once it has handed its answer over, before libmicrohttpd has sent it; stopping
-/// must still wait until every answer given is sent.
+/// A handler's answer may still be on its way out when the server is told to stop; stopping must still
+/// wait until every answer given is sent.
 @Suite struct ShutdownTests {
     /// Larger than loopback's socket buffers, so sending it takes as long as the client takes to read it.
     static let answerBytes = 16 * 1024 * 1024
 
-    @Test("An answer given while the server stops is sent whole before the daemon stops", .timeLimit(.minutes(1)))
+    @Test("An answer given while the server stops is sent whole before run() returns", .timeLimit(.minutes(1)))
     func answerGivenDuringShutdownIsSentWhole() async throws {
         let entered = Signal("the handler to start")
         let release = Signal("the test to release the handler")
@@ -43,5 +43,33 @@ import Glibc
         }
         try await bounded("the cancelled server's run() to return") { try await running.value }
         #expect(received > Self.answerBytes)  // the headers, then every byte of the body
+    }
+}
+
+@Suite struct ShutdownResourceTests {
+    /// The process's open descriptors, by number.
+    static func openDescriptors() throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))
+    }
+
+    @Test("A server that served and stopped leaves no descriptor open (sockets, epoll sets, eventfds)",
+          .timeLimit(.minutes(1)))
+    func noDescriptorLeftBehind() async throws {
+        let before = try Self.openDescriptors()
+        do {
+            let server = HTTPServer(
+                configuration: .init(port: 0, threadPoolSize: 3), handler: HandlerFunction { _ in .json(["ok": true]) })
+            let port = try server.start()
+            let running = Task { try await server.run() }
+            for _ in 0..<6 {
+                let reply = try RawSocket.exchange(port: port, bytes: "GET /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                #expect(reply.hasPrefix("HTTP/1.1 200 OK"))
+            }
+            let idle = try RawSocket.connected(port: port)
+            defer { close(idle) }
+            running.cancel()
+            try await bounded("the cancelled server's run() to return") { try await running.value }
+        }
+        #expect(try Self.openDescriptors().subtracting(before).count <= 1, "only the test's own idle socket")
     }
 }

@@ -34,13 +34,14 @@ extension APIRouter {
 
     static func makeRoutes(_ service: ControlPlaneService) -> [Route] {
         let listings = ListingEncodings()
+        let reportSequenceField = ReportSequence.header.lowercasedHTTPFieldName  // lower-cased once, not per PUT
         return [
             Route("GET", "/api/sessions") { _, _ in
                 .jsonBytes(listings.sessionsBody(await service.sessions()))
             },
             Route("PUT", "/api/sessions/{sid}") { request, parameters in
                 await with(SessionReport.self, request) { report throws(ServiceError) in
-                    let seq = request.header(ReportSequence.header).flatMap { Int($0) }
+                    let seq = request.header(reportSequenceField).flatMap { Int($0) }
                     return .jsonBytes(listings.encoded(try await service.putSession(SessionID(parameters[0]), report, seq: seq)))
                 }
             },

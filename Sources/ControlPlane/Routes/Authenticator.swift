@@ -150,8 +150,9 @@ public final class Authenticator: Sendable {
 
     /// The token after `Authorization: Bearer `, if the request carries one.
     static func bearer(_ request: HTTPRequest) -> String? {
-        guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else { return nil }
-        return String(header.dropFirst(7).trimmingHTTPWhitespace)
+        // Lower-case names and a byte offset: every request comes through here (bench/ingest.sh's profile).
+        guard let header = request.header("authorization"), header.hasPrefix("Bearer ") else { return nil }
+        return String(Substring(header.utf8.dropFirst(7)).trimmingHTTPWhitespace)
     }
 
     /// The value of cookie `name`, if the request carries it.

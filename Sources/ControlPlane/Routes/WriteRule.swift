@@ -22,8 +22,9 @@ enum WriteRule {
             }
         }
         guard !request.body.isEmpty else { return nil }
-        let declared = request.header("Content-Type")?.split(separator: ";").first
-            .map { $0.trimmingHTTPWhitespace.lowercased() }
+        // Split on the byte: splitting on the Character ";" walks grapheme clusters (every write comes here).
+        let declared = request.header("content-type")?.utf8.split(separator: UInt8(ascii: ";")).first
+            .map { Substring($0).trimmingHTTPWhitespace.lowercased() }
         guard let declared, jsonTypes.contains(declared) else {
             return .error(
                 415, "send the body as JSON with Content-Type: application/json (got \(declared.map { "'\($0)'" } ?? "none"))",

@@ -7,15 +7,30 @@ extension ControlPlaneService {
 
     /// Every session that is not archived, in sid order, with its display state.
     public func sessions() -> [SessionListing] {
-        let down = fleet.downHosts(at: now)
-        return fleet.sessions.sorted { $0.key < $1.key }.compactMap { listed($0.key, $0.value, downHosts: down) }
+        let instant = listingInstant()
+        return fleet.sessions.sorted { $0.key < $1.key }.compactMap { listed($0.key, $0.value, at: instant) }
     }
 
     /// The one listing of a session as this server sees it now: down hosts and the silence rule applied.
-    func listed(_ sid: SessionID, _ report: SessionReport, downHosts: Set<HostID>? = nil) -> SessionListing? {
-        SessionListing(
-            sid: sid, report: report, downHosts: downHosts ?? fleet.downHosts(at: now), heardAt: fleet.heardAt[sid],
-            silence: dependencies.policy.silence, now: now, since: watcher.since[sid])
+    /// - Parameter listing: the instant and the hosts down then, when the caller lists several sessions at once
+    ///   (one clock read and one set of down hosts for all of them); nil: now.
+    func listed(_ sid: SessionID, _ report: SessionReport, at listing: ListingInstant? = nil) -> SessionListing? {
+        let instant = listing ?? listingInstant()
+        return SessionListing(
+            sid: sid, report: report, downHosts: instant.downHosts, heardAt: fleet.heardAt[sid],
+            silence: dependencies.policy.silence, now: instant.now, since: watcher.since[sid])
+    }
+
+    /// When sessions are listed, and which hosts are down then.
+    struct ListingInstant {
+        var now: UnixTime
+        var downHosts: Set<HostID>
+    }
+
+    /// Now, for ``listed(_:_:at:)``.
+    func listingInstant() -> ListingInstant {
+        let now = now
+        return ListingInstant(now: now, downHosts: fleet.downHosts(at: now))
     }
 
     /// Replaces a session's report (`PUT`); returns it as listed.
@@ -23,7 +38,7 @@ extension ControlPlaneService {
     /// `seq` is the report's `LFG-Report-Seq`: a report older than the last one taken for the session
     /// (a resend that arrived late) changes nothing and answers the session as it is.
     @discardableResult
-    public func putSession(_ sid: SessionID, _ report: SessionReport, seq: Int? = nil) async throws(ServiceError)
+    public nonisolated func putSession(_ sid: SessionID, _ report: SessionReport, seq: Int? = nil) async throws(ServiceError)
         -> SessionListing
     {
         try await changeSession(.init(sid: sid, seq: seq) { _ in report })
@@ -42,8 +57,8 @@ extension ControlPlaneService {
     }
 
     /// `report` as a `PUT` or `PATCH` answers it: as listed now, or, when archived (listed nowhere), idle.
-    func listing(_ sid: SessionID, _ report: SessionReport) -> SessionListing {
-        listed(sid, report) ?? SessionListing(sid: sid, report: report, displayState: .idle)
+    func listing(_ sid: SessionID, _ report: SessionReport, at instant: ListingInstant? = nil) -> SessionListing {
+        listed(sid, report, at: instant) ?? SessionListing(sid: sid, report: report, displayState: .idle)
     }
 
     /// Removes a session at once (`DELETE`); a 404 when unknown.
@@ -81,13 +96,14 @@ extension ControlPlaneService {
         noteChange()
     }
 
-    func publishSession(_ sid: SessionID, listing: SessionListing?) {
+    /// Publishes the `session` event; `listing` (nil: the session is gone) is made only when a stream listens.
+    func publishSession(_ sid: SessionID, listing: @autoclosure () -> SessionListing?) {
         struct Removed: Encodable {
             var sid: SessionID
             var deleted = true
         }
         events.publish("session") {
-            let data = listing.map { try? WireJSON.encode($0) } ?? (try? WireJSON.encode(Removed(sid: sid)))
+            let data = listing().map { try? WireJSON.encode($0) } ?? (try? WireJSON.encode(Removed(sid: sid)))
             return data ?? Data("{}".utf8)
         }
     }

@@ -1,4 +1,5 @@
 import FleetCore
+import Synchronization
 
 extension ControlPlaneService {
     /// Runs one session change (`PUT`/`PATCH`) with every other change that queues while the lock is
@@ -7,23 +8,32 @@ extension ControlPlaneService {
     ///
     /// Every answer still waits for its commit: nothing is acknowledged before it is in the store, and a
     /// failed commit fails every request of its group with the store's error, changing nothing.
-    func changeSession(_ change: SessionChangeGroup.Change) async throws(ServiceError) -> SessionListing {
-        let (ticket, isLeader) = sessionChanges.enqueue(change)
-        if isLeader {
-            await acquire()
-            await commit(sessionChanges.takeGroup())
-            release()
-        }
+    ///
+    /// Not on the actor: queueing and waiting go through the queue's own lock, so only a group's leader
+    /// makes the trip onto the actor (under ingest load, bench/ingest.sh, every member used to hop on to
+    /// queue, again to pick its answer up, and off again).
+    nonisolated func changeSession(_ change: SessionChangeGroup.Change) async throws(ServiceError) -> SessionListing {
+        let (ticket, isLeader) = sessionChanges.withLock { $0.enqueue(change) }
+        if isLeader { await commitQueuedSessionChanges() }
         let answer = await withCheckedContinuation { continuation in
-            sessionChanges.answer(for: ticket, orWait: continuation)
+            sessionChanges.withLock { $0.answer(for: ticket, orWait: continuation) }
         }
         return try answer.get()
     }
 
+    /// A leader's part: takes the service's lock, then every change queued by then, and commits them.
+    private func commitQueuedSessionChanges() async {
+        await acquire()
+        await commit(sessionChanges.withLock { $0.takeGroup() })
+        release()
+    }
+
     /// Returns once at least `count` session changes wait for the next group commit (so a test knows
     /// which requests a group holds).
-    public func waitForQueuedSessionChanges(_ count: Int) async {
-        await withCheckedContinuation { continuation in sessionChanges.notify(whenLength: count, continuation) }
+    public nonisolated func waitForQueuedSessionChanges(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            sessionChanges.withLock { $0.notify(whenLength: count, continuation) }
+        }
     }
 
     /// Folds `members` into one commit, keeps the result only once committed, then answers each member.
@@ -56,11 +66,13 @@ extension ControlPlaneService {
                     await adoptQuestions(conflict.settledQuestions.mapValues { $0 })
                     continue
                 }
-                for (member, outcome) in zip(members, outcomes) {
-                    if case .refused(let refusal) = outcome {
-                        sessionChanges.answer(member.ticket, .failure(refusal))
-                    } else {
-                        sessionChanges.answer(member.ticket, .failure(.store(error)))
+                sessionChanges.withLock { queue in
+                    for (member, outcome) in zip(members, outcomes) {
+                        if case .refused(let refusal) = outcome {
+                            queue.answer(member.ticket, .failure(refusal))
+                        } else {
+                            queue.answer(member.ticket, .failure(.store(error)))
+                        }
                     }
                 }
                 return
@@ -85,18 +97,21 @@ extension ControlPlaneService {
         questions = group.book
         await carryOut(group.questionEffects)
         // An archived session leaves the list: a removal event.
-        for (sid, report) in group.changed { publishSession(sid, listing: listed(sid, report)) }
+        // One clock read and one set of down hosts for every listing of the group.
+        let instant = listingInstant()
+        for (sid, report) in group.changed { publishSession(sid, listing: listed(sid, report, at: instant)) }
         if !group.changed.isEmpty {
             noteChange()
             noteWidgetChange()
         }
-        for (member, outcome) in zip(members, outcomes) {
+        let answers = zip(members, outcomes).map { member, outcome -> (Int, SessionChangeQueue.Answer) in
             switch outcome {
             case .changed(let sid, let report), .unchanged(let sid, let report):
-                sessionChanges.answer(member.ticket, .success(listing(sid, report)))
+                (member.ticket, .success(listing(sid, report, at: instant)))
             case .refused(let refusal):
-                sessionChanges.answer(member.ticket, .failure(refusal))
+                (member.ticket, .failure(refusal))
             }
         }
+        sessionChanges.withLock { queue in for (ticket, answer) in answers { queue.answer(ticket, answer) } }
     }
 }

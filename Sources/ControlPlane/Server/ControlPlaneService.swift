@@ -1,6 +1,7 @@
 import APNs
 import FleetCore
 import Foundation
+import Synchronization
 
 /// The control plane's driver: it owns the fleet, the watcher and the store, runs the watcher against
 /// an injected wall clock, duration clock, store and push gateway, and carries out its effects.
@@ -73,8 +74,10 @@ public actor ControlPlaneService {
     /// first numbered report is taken whatever its number. Unused when sharing a database: the store keeps
     /// the numbers then (``StoreWrite/takeReportSeq(_:_:)``), so the order holds across instances.
     var reportSeqs: [SessionID: Int] = [:]
-    /// Session changes waiting to be committed as one group, and their answers (group commit).
-    var sessionChanges = SessionChangeQueue()
+    /// Session changes waiting to be committed as one group, and their answers (group commit). Behind its
+    /// own lock, not the actor: a request queues its change and waits for its answer without a trip onto
+    /// the actor; only a group's leader goes there to commit.
+    nonisolated let sessionChanges = Mutex(SessionChangeQueue())
     var gate: PushGate?
     var recentLog: [String] = []
     /// Commits of APNs answers that failed (their pushes are re-decided at the next tick).

@@ -1,5 +1,6 @@
 /// The session changes waiting for the service's lock, and the answers of committed groups not yet
-/// picked up by their requests. Used only on the ``ControlPlaneService`` actor.
+/// picked up by their requests. Used only inside the ``ControlPlaneService``'s `Mutex` around it (a
+/// continuation resumed in there only enqueues its task; nothing runs under the lock).
 struct SessionChangeQueue {
     typealias Answer = Result<SessionListing, ServiceError>
 

@@ -1,6 +1,0 @@
-#pragma once
-#include <sys/types.h>
-#include <sys/socket.h>
-#include <stdint.h>
-#include <stdarg.h>
-#include <microhttpd.h>
