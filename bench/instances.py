@@ -386,12 +386,19 @@ def steady_window(instances, clients, mock, fleet, log):
         "windowSeconds": round(elapsed, 1), "backgroundReportsPerSecond": round(sent[0] / elapsed, 1),
         "probeReports": len(probes), "pushSamples": len(latencies["samples"]), "pushesInWindow": len(pushes),
         "reportToPushP50Ms": latencies["p50"], "reportToPushP99Ms": latencies["p99"], "missedProbePushes": latencies["missed"],
+        "probePushesOver100Ms": latencies["slowPushes"],
+        "otherPushesBeforeSlowProbeMedian": latencies["otherPushesBeforeSlowMedian"],
+        "otherPushesBeforeFastProbeMedian": latencies["otherPushesBeforeFastMedian"],
         # With accounts, lfg_tick_seconds counts the owner's ticks only: per tick means nothing then.
         "roundTripsPerTick": round(trips / ticks, 1) if ticks and not args.accounts else None,
         "roundTripsPerSecond": round(trips / elapsed, 1),
         "ticksPerSecondPerInstance": round(ticks / elapsed / len(instances), 1),
         "rssMegabytes": [round(instance.rss_mb(), 1) for instance in instances],
     }
+    log("  probe pushes over 100 ms: %d; other cards' pushes between report and probe push, median: %s when over "
+        "100 ms, %s otherwise; %d other pushes in the window" % (
+            latencies["slowPushes"], latencies["otherPushesBeforeSlowMedian"], latencies["otherPushesBeforeFastMedian"],
+            len(pushes)))
     if os.environ.get("LFG_BENCH_DEBUG"):
         log("  pushes in the window: %s" % pushes[:20])
     log("  %d instance(s): %d background reports/s, %d probe reports -> %d pushes: p50 %.1f ms, p99 %.1f ms (%d missed); "
@@ -410,16 +417,26 @@ def probe_latencies(mock, probes, fleet):
         by_token.setdefault(token, []).append(at)
     samples = []
     missed = 0
+    # What the slow pushes are made of: the other cards' pushes (routine refreshes) the stand-in received
+    # between the probe report and the probe push, for the pushes over 100 ms and for the others.
+    probe_tokens = {device_hex(d)[:8] for group in fleet.groups for d in fleet.devices_of(group)}
+    others = sorted(at for at, token, _ in pushes if token not in probe_tokens)
+    crowd = {"slow": [], "fast": []}
     for number, (sent, group) in enumerate(probes):
         next_sent = probes[number + 1][0] if number + 1 < len(probes) else float("inf")
         for device in fleet.devices_of(group):
             times = [t for t in by_token.get(device_hex(device)[:8], []) if sent <= t < next_sent + 3]
             if times:
-                samples.append((min(times) - sent) * 1000)
+                latency = (min(times) - sent) * 1000
+                samples.append(latency)
+                between = sum(1 for at in others if sent <= at <= min(times))
+                crowd["slow" if latency > 100 else "fast"].append(between)
             else:
                 missed += 1
     return {"samples": samples, "p50": round(percentile(samples, 0.5), 1), "p99": round(percentile(samples, 0.99), 1),
-            "missed": missed}
+            "missed": missed, "slowPushes": len(crowd["slow"]),
+            "otherPushesBeforeSlowMedian": percentile(crowd["slow"], 0.5) if crowd["slow"] else None,
+            "otherPushesBeforeFastMedian": percentile(crowd["fast"], 0.5) if crowd["fast"] else None}
 
 
 def takeover(instances, clients, mock, fleet, owned_by, log):

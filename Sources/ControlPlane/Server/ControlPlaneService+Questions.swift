@@ -137,7 +137,8 @@ extension ControlPlaneService {
 
     /// Every device's token of one kind (alerts: `apnsToken`; widgets: `widgetPushToken`) with its env.
     private func targets(_ token: KeyPath<DeviceProfile, String?>, of devices: [DeviceID]? = nil) -> [QuestionPush.Target] {
-        (devices ?? watcher.deviceIds).compactMap { deviceId -> QuestionPush.Target? in
+        // Every device: only those with an app token can be reached (10,000 phones, a change a report).
+        (devices ?? watcher.devicesWithAppTokens.sorted()).compactMap { deviceId -> QuestionPush.Target? in
             guard let profile = watcher.boxes[deviceId]?.record.profile, let hex = profile[keyPath: token],
                 let env = profile.env
             else { return nil }

@@ -109,6 +109,11 @@ public actor ControlPlaneService {
     let commitTimes = TimedStore.CommitTimes()
     /// Pairing codes and device credentials (issue 16), read by the authenticator on every request.
     public nonisolated let pairing = Pairing()
+    /// Stale-date refreshes a tick decided, waiting for ``runRefreshDeliveries()`` (while it runs; a service
+    /// ticked without `run()` sends them inline, after the tick's other pushes).
+    private var refreshOutbox: [Outgoing] = []
+    private let refreshSignal = ChangeSignal()
+    private var isDeliveringRefreshesAside = false
     /// A change was noted since the tick loop last woke (a wake-up without one is the timer's).
     private var isChangeNoted = false
     private var isBusy = false
@@ -255,7 +260,32 @@ public actor ControlPlaneService {
             return
         }
         release()
-        await deliver(outgoing)
+        // A change's push never waits behind routine stale-date refreshes (a wave of them can be hundreds
+        // a tick): the refreshes go out beside the tick loop, which moves on to the next change at once.
+        let (prompt, refreshes) = outgoing.splitting { watcher.isStaleDateRefresh($0) }
+        if isDeliveringRefreshesAside {
+            if !refreshes.isEmpty {
+                refreshOutbox.append(refreshes)
+                refreshSignal.notify()
+            }
+            await deliver(prompt)
+        } else {
+            await deliver(prompt)
+            await deliver(refreshes)
+        }
+    }
+
+    /// Sends the refreshes ticks set aside, until cancelled.
+    private func runRefreshDeliveries() async {
+        isDeliveringRefreshesAside = true
+        defer { isDeliveringRefreshesAside = false }
+        while !Task.isCancelled {
+            await refreshSignal.wait()
+            if Task.isCancelled { return }
+            let queued = refreshOutbox
+            refreshOutbox = []
+            await deliver(Outgoing(batches: queued.flatMap(\.batches)))
+        }
     }
 
     /// Ticks every `tickInterval`, and promptly (after `coalesceWindow`) when something changed, and sends
@@ -265,6 +295,7 @@ public actor ControlPlaneService {
             // Sharing the instance's ticker, the keepalives ride on it (no timer per account).
             if dependencies.ticker == nil { group.addTask { await self.sendHeartbeats() } }
             group.addTask { await self.runQuestionPushes() }
+            group.addTask { await self.runRefreshDeliveries() }
             // The lease rounds and notifications are the instance's (``LeaseDirector``): it calls in here.
             if dependencies.coordinator != nil {
                 group.addTask { await self.runLeaseFollowUps() }

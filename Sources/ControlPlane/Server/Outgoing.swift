@@ -11,6 +11,16 @@ public struct Outgoing: Hashable, Sendable {
     }
 
     public var isEmpty: Bool { batches.isEmpty && channelRequests.isEmpty }
+
+    /// The batches `isSetAside` picks, apart from everything else (channel requests stay with the rest).
+    public func splitting(_ isSetAside: (PushBatch) -> Bool) -> (rest: Outgoing, setAside: Outgoing) {
+        var rest = Outgoing(channelRequests: channelRequests)
+        var setAside = Outgoing()
+        for batch in batches {
+            if isSetAside(batch) { setAside.batches.append(batch) } else { rest.batches.append(batch) }
+        }
+        return (rest, setAside)
+    }
 }
 
 extension PushGateway {

@@ -30,14 +30,20 @@ struct WakeSchedule<Key: Hashable & Sendable>: Sendable {
         if heap.count > 2 * times.count + 64 { rebuild() }
     }
 
-    /// Takes every key due at `now` out of the schedule.
-    mutating func takeDue(at now: UnixTime) -> [Key] {
+    /// Takes the keys due at `now` out of the schedule, earliest first: at most `limit` of them besides those
+    /// in `alreadyDue` (taken too, not counted), except that every key due at or before `overdue` is taken
+    /// whatever the limit. The rest stay due.
+    mutating func takeDue(
+        at now: UnixTime, limit: Int = .max, takingAllBefore overdue: UnixTime = -.infinity, alreadyDue: Set<Key> = []
+    ) -> [Key] {
         var due: [Key] = []
-        while let top = heap.first, top.time <= now {
+        var counted = 0
+        while let top = heap.first, top.time <= now, counted < limit || top.time <= overdue {
             pop()
             guard times[top.key] == top.time else { continue }
             times[top.key] = nil
             due.append(top.key)
+            if !alreadyDue.contains(top.key) { counted += 1 }
         }
         return due
     }

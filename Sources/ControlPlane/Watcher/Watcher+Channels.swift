@@ -178,6 +178,7 @@ extension Watcher {
     mutating func deleteDevice(_ deviceId: DeviceID, now: UnixTime) -> [WatcherEffect] {
         guard let box = boxes.removeValue(forKey: deviceId) else { return [] }
         sortedDevices.removeAll { $0 == deviceId }
+        indexAppTokens(deviceId, nil)
         var effects: [WatcherEffect] = []
         let channels = box.record.channel.channels + [box.record.retiringCard?.channel].compactMap { $0 }
         for channel in channels { effects += retire(channel) }

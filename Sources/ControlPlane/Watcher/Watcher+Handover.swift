@@ -20,6 +20,7 @@ extension Watcher {
             deviceWakes.schedule(deviceId, at: nil)
         }
         dirtyDevices.subtract(ids)
+        devicesWithAppTokens.subtract(ids)
         sortedDevices.removeAll { ids.contains($0) }
         for channel in retiredChannels where ids.contains(channel.deviceId) { channelDeletions[channel.id] = nil }
         retiredChannels.removeAll { ids.contains($0.deviceId) }

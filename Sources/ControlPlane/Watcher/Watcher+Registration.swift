@@ -67,6 +67,7 @@ extension Watcher {
     mutating func reportDevice(_ deviceId: DeviceID, _ profile: DeviceProfile) -> [WatcherEffect] {
         var box = box(deviceId)
         box.record.profile = profile
+        indexAppTokens(deviceId, profile)
         if profile.liveActivityChannels {
             // A fallback to token mode lasts until the app next says it wants channels (each launch), so
             // a device that hit the channel limit tries again once there may be room.
@@ -91,6 +92,7 @@ extension Watcher {
                 var box = box(deviceId)
                 box.record = storedRecord
                 boxes[deviceId] = box
+                indexAppTokens(deviceId, storedRecord.profile)
                 continue
             }
             var merged = storedRecord
@@ -108,6 +110,7 @@ extension Watcher {
                 merged.isVetoLogged = current.record.isVetoLogged
             }
             boxes[deviceId]?.record = merged
+            indexAppTokens(deviceId, merged.profile)
             effects.append(.saveDevice(deviceId, merged))
         }
         for deviceId in sortedDevices { boxes[deviceId]?.isEndedReportedBeforeLoad = false }
@@ -116,5 +119,14 @@ extension Watcher {
         since = stored.merging(since) { _, current in current }
         isLoaded = true
         return effects
+    }
+
+    /// Keeps ``devicesWithAppTokens`` in step with `deviceId`'s profile (nil: the device is gone).
+    mutating func indexAppTokens(_ deviceId: DeviceID, _ profile: DeviceProfile?) {
+        if profile.map({ $0.apnsToken != nil || $0.widgetPushToken != nil }) ?? false {
+            devicesWithAppTokens.insert(deviceId)
+        } else {
+            devicesWithAppTokens.remove(deviceId)
+        }
     }
 }

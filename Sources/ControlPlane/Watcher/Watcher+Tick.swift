@@ -11,7 +11,13 @@ extension Watcher {
         for deviceId in due { views.index(deviceId, reading: boxes[deviceId]?.record.profile.hiddenDirs, guards: guards) }
         var effects = refreshViews(fleet, now: now, due: &due)
         effects += retryChannelDeletions(now: now)
-        due.formUnion(deviceWakes.takeDue(at: now))
+        // Thousands of cards started together reach their stale-date refresh together: such a wave is spread
+        // over ticks (at most `timedDecisionsPerTick` woken by a timer each), so a change's push never waits
+        // behind thousands of routine refreshes; none is held past half the refresh lead (never stale).
+        due.formUnion(
+            deviceWakes.takeDue(
+                at: now, limit: Self.timedDecisionsPerTick, takingAllBefore: now - policy.staleRefreshLead / 2,
+                alreadyDue: due))
         guard decidesEveryDevice else {
             for deviceId in due.sorted() where boxes[deviceId] != nil { effects += decide(deviceId, now: now) }
             return effects
@@ -19,6 +25,18 @@ extension Watcher {
         for deviceId in sortedDevices { effects += decide(deviceId, now: now) }
         return effects
     }
+
+    /// Whether `batch` only moves a card's stale date (its content is the card's, by the rule that decided it):
+    /// a routine refresh, which a driver may send after the pushes that carry a change.
+    public func isStaleDateRefresh(_ batch: PushBatch) -> Bool {
+        guard batch.action == .update, let box = boxes[batch.deviceId], let card = box.record.card else { return false }
+        let words = box.record.profile.cardWords(privacyByDefault: policy.privacyByDefault)
+        return card.contentState.isSame(as: batch.contentState, words: words, guards: guards)
+    }
+
+    /// The most devices one tick decides for because a timer of theirs is due (devices an event or a view
+    /// change touched are decided whatever their number).
+    public static let timedDecisionsPerTick = 500
 
     /// Decides for one device on its view; a device whose box this changed is decided again at the next
     /// tick, and one with a timer running is woken when it is due.

@@ -40,6 +40,9 @@ public struct Watcher: Sendable {
     /// Decide for every device on every tick (the walk before views were incremental): the reference the
     /// scoped walk is tested against. Off in production.
     public var decidesEveryDevice = false
+    /// The devices whose profile has an alert token (`apnsToken`) or a widget push token: the only ones a
+    /// question alert or a widget reload can reach, so a session change need not walk every device.
+    public internal(set) var devicesWithAppTokens = Set<DeviceID>()
     var nextBatchId: UInt64 = 1
     var sortedDevices: [DeviceID] = []
     /// Channels no device needs any more, until APNs confirms their deletion (persisted).

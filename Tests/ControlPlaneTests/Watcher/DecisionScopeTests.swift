@@ -109,8 +109,11 @@ struct RandomWorld {
         switch Int.random(in: 0..<10, using: &random) {
         case 0, 1:
             let hidden: HiddenDirs = [[], ["/w/b"], ["/w/a"]].randomElement(using: &random)!
+            let apnsToken = Bool.random(using: &random) ? String(repeating: hexDigit + "b", count: 32) : nil
+            let widgetToken = Bool.random(using: &random) ? String(repeating: hexDigit + "c", count: 32) : nil
             let profile = DeviceProfile(
-                env: .sandbox, hiddenDirs: hidden, liveActivityChannels: Int.random(in: 0..<3, using: &random) == 0)
+                env: .sandbox, apnsToken: apnsToken, widgetPushToken: widgetToken, hiddenDirs: hidden,
+                liveActivityChannels: Int.random(in: 0..<3, using: &random) == 0)
             return .deviceReported(device, profile, at: now)
         case 2, 3, 4:
             return .tokenRegistered(device, .pushToStart, .sandbox, hex: String(repeating: hexDigit, count: 64), at: now)

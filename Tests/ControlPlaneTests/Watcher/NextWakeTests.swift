@@ -35,6 +35,28 @@ struct NextWakeTests {
         #expect(probes > 100, "seed \(seed): only \(probes) probes")
     }
 
+    @Test("The devices with app tokens are indexed as their profiles say, through every event", arguments: 1...6)
+    func appTokenIndexFollowsTheProfiles(seed: UInt64) {
+        var world = RandomWorld(seed: seed)
+        var watcher = Watcher(policy: world.policy)
+        var events: [WatcherEvent] = [.loaded(devices: [:], since: [:], at: world.now)]
+        var indexed = 0
+        for step in 0..<200 {
+            for event in events {
+                world.absorb(watcher.handle(event))
+                let scanned = Set(watcher.boxes.filter {
+                    $0.value.record.profile.apnsToken != nil || $0.value.record.profile.widgetPushToken != nil
+                }.keys)
+                #expect(watcher.devicesWithAppTokens == scanned, "seed \(seed) step \(step)")
+                indexed += scanned.count
+            }
+            events = world.nextEvents()
+            if step == 100 { events.append(.deviceDeleted(world.devices[0], at: world.now)) }
+            if step == 150 { watcher.releaseDevices([world.devices[1]]) }
+        }
+        #expect(indexed > 0)
+    }
+
     @Test("Loaded: one tick; then nothing to decide, no wake; a touched phone wakes now; a card wakes for its stale-date refresh")
     func wakeTimesOfASmallWorld() throws {
         var harness = WatcherHarness()
