@@ -13,19 +13,12 @@ import argparse
 import http.client
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
-TOKEN = "bench-token-0123456789abcdef"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from lfgbench import TOKEN, cpu_seconds, free_port, make_apns_key, metric_values, rss_mb, serve_environment
 
 
 class Serve:
@@ -35,15 +28,8 @@ class Serve:
         mock_port = free_port()
         self.mock = subprocess.Popen([lfg, "apns-mock", "--port", str(mock_port)], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
-        key = os.path.join(self.home, "key.p8")
-        subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key],
-                       check=True, capture_output=True)
-        apns = "http://127.0.0.1:%d" % mock_port
-        environment = dict(
-            os.environ, LFG_HOME=self.home, LFG_AUTH_TOKEN=TOKEN, LFG_DATABASE_URL=url,
-            LFG_DATABASE_SCHEMA="bench_accounts_idle", LFG_LIVE_ACTIVITIES="1", LFG_APNS_KEY_FILE=key,
-            LFG_APNS_KEY_ID="KEY1234567", LFG_APNS_TEAM_ID="TEAM123456", LFG_APNS_BUNDLE_ID="com.example.lfg",
-            LFG_APNS_SANDBOX_URL=apns, LFG_APNS_PRODUCTION_URL=apns)
+        key = make_apns_key(self.home)
+        environment = dict(serve_environment(key, mock_port, url, "bench_accounts_idle"), LFG_HOME=self.home)
         self.log = open(os.path.join(self.home, "serve.log"), "w")
         self.process = subprocess.Popen([lfg, "serve", "--port", str(self.port)], env=environment,
                                         stdout=self.log, stderr=subprocess.STDOUT)
@@ -65,22 +51,14 @@ class Serve:
         return response.status, data
 
     def round_trips(self):
-        for line in self.request("GET", "/metrics")[1].decode().splitlines():
-            if line.startswith("lfg_database_round_trips_total "):
-                return float(line.split()[1])
-        return float("nan")
+        metrics = metric_values(self.request("GET", "/metrics")[1].decode())
+        return metrics.get("lfg_database_round_trips_total", float("nan"))
 
     def cpu_seconds(self):
-        with open("/proc/%d/stat" % self.process.pid) as stat:
-            fields = stat.read().rpartition(")")[2].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.process.pid)
 
     def rss_mb(self):
-        with open("/proc/%d/status" % self.process.pid) as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        return float("nan")
+        return rss_mb(self.process.pid)
 
     def measure(self, window):
         time.sleep(2)  # whatever the last requests started settles first

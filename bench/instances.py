@@ -33,7 +33,6 @@ import os
 import queue
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,13 +40,7 @@ import tempfile
 import threading
 import time
 
-TOKEN = "bench-token-0123456789abcdef"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from lfgbench import TOKEN, free_port, make_apns_key, metric_values, rss_mb, serve_environment
 
 
 def device_hex(index):
@@ -131,19 +124,10 @@ class Instance:
 
     def metrics(self):
         status, data = self.request("GET", "/metrics", None)
-        values = {}
-        for line in data.decode().splitlines():
-            if line and not line.startswith("#"):
-                name, _, value = line.rpartition(" ")
-                values[name] = float(value)
-        return values
+        return metric_values(data.decode())
 
     def rss_mb(self):
-        with open("/proc/%d/status" % self.process.pid) as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        return float("nan")
+        return rss_mb(self.process.pid)
 
     def stop(self, sig=signal.SIGTERM):
         if self.process.poll() is None:
@@ -493,9 +477,7 @@ def main():
     psql = os.path.join(os.environ.get("LFG_POSTGRES_BINDIR", "/usr/bin"), "psql")
     schema = "bench_%d" % os.getpid()
     work = tempfile.mkdtemp(prefix="lfg-bench-instances-")
-    key = os.path.join(work, "key.p8")
-    subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key],
-                   check=True, stderr=subprocess.DEVNULL)
+    key = make_apns_key(work)
     load_before = os.getloadavg()
     started = time.time()
 
@@ -514,13 +496,7 @@ def main():
         "load average %.1f on %d cores before" % (args.devices, fleet.probes, args.sessions, shape, args.rate,
                                                     args.window, load_before[0], os.cpu_count()))
     mock = Mock(lfg)
-    environment = dict(os.environ)
-    environment.update({
-        "LFG_AUTH_TOKEN": TOKEN, "LFG_LIVE_ACTIVITIES": "1", "LFG_APNS_KEY_FILE": key, "LFG_APNS_KEY_ID": "KEY1234567",
-        "LFG_APNS_TEAM_ID": "TEAM123456", "LFG_APNS_BUNDLE_ID": "com.example.lfg",
-        "LFG_APNS_SANDBOX_URL": "http://127.0.0.1:%d" % mock.port, "LFG_APNS_PRODUCTION_URL": "http://127.0.0.1:%d" % mock.port,
-        "LFG_DATABASE_URL": url, "LFG_DATABASE_SCHEMA": schema,
-    })
+    environment = serve_environment(key, mock.port, url, schema)
     running = []
     results = {"devices": args.devices, "sessions": args.sessions, "probes": fleet.probes, "accounts": args.accounts,
                "cores": os.cpu_count(), "loadBefore": round(load_before[0], 1)}
