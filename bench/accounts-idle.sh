@@ -14,6 +14,5 @@ if [ -z "${LFG_BIN:-}" ]; then
 fi
 source scripts/postgres-cluster.sh
 lfg_postgres_start >/dev/null
-status=0
-python3 bench/accounts-idle.py "$@" || status=$?
-exit "$status"
+# The cluster's EXIT trap stops PostgreSQL whatever the bench's exit status.
+python3 bench/accounts-idle.py "$@"

@@ -12,5 +12,9 @@ export LFG_POSTGRES_FSYNC=on
 source scripts/postgres-cluster.sh
 lfg_postgres_start >&2
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-.build/release/lfg bench answers --questions 400 --waiters 100 "$@" --database-url "$LFG_TEST_DATABASE_URL"
+# The defaults only when not given: an option given twice is refused.
+defaults=()
+[[ " $* " == *" --questions "* ]] || defaults+=(--questions 400)
+[[ " $* " == *" --waiters "* ]] || defaults+=(--waiters 100)
+.build/release/lfg bench answers "${defaults[@]}" "$@" --database-url "$LFG_TEST_DATABASE_URL"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -17,6 +17,5 @@ fi
 source scripts/postgres-cluster.sh
 lfg_postgres_start >/dev/null
 export LFG_POSTGRES_BINDIR
-exec_status=0
-python3 bench/instances.py "$@" || exec_status=$?
-exit "$exec_status"
+# The cluster's EXIT trap stops PostgreSQL whatever the bench's exit status.
+python3 bench/instances.py "$@"
