@@ -42,6 +42,11 @@ import Testing
         #expect(request.remoteAddress == "127.0.0.1")
     }
 
+    @Test("Query arguments read + as a space and %2B as a plus, as libmicrohttpd did")
+    func queryPlusIsASpace() {
+        #expect(RequestHead.queryArguments("code=ab+cd&d%2Be=x%2By&plain") == ["code": "ab cd", "d+e": "x+y", "plain": ""])
+    }
+
     @Test("A request split at every byte boundary parses the same as whole")
     func splitAtEveryByte() {
         let whole = Self.parse(Self.put).last

@@ -35,7 +35,7 @@ struct RequestHead: Equatable, Sendable {
         var request = HTTPRequest(
             method: method, path: Self.decoded(rawPath), query: query, body: body, remoteAddress: remoteAddress,
             rawPath: rawPath)
-        request.headers = headers  // already lower-cased: the initializer would build the dictionary again
+        request.headers = headers  // lower-cased by the parser: set as is, the initializer would check each name
         return request
     }
 
@@ -46,17 +46,22 @@ struct RequestHead: Equatable, Sendable {
         return text.removingPercentEncoding ?? String(text)
     }
 
-    /// `a=1&b=c%2Fd` as decoded pairs; a repeated name keeps its last value, a name without `=` has "".
+    /// `a=1&b=c%2Fd+e` as decoded pairs (`+` is a space, as in HTML forms and as libmicrohttpd read it;
+    /// `%2B` is a plus); a repeated name keeps its last value, a name without `=` has "".
     static func queryArguments(_ query: Substring) -> [String: String] {
         var arguments: [String: String] = [:]
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             if let equals = pair.firstIndex(of: "=") {
-                arguments[decoded(pair[..<equals])] = decoded(pair[pair.index(after: equals)...])
+                arguments[argument(pair[..<equals])] = argument(pair[pair.index(after: equals)...])
             } else {
-                arguments[decoded(pair)] = ""
+                arguments[argument(pair)] = ""
             }
         }
         return arguments
+    }
+
+    private static func argument(_ text: Substring) -> String {
+        decoded(text.utf8.contains(UInt8(ascii: "+")) ? text.replacingOccurrences(of: "+", with: " ") : String(text))
     }
 
     private static func tokens(_ value: String) -> [String] {

@@ -77,12 +77,12 @@ struct RequestParser {
             return .incomplete
         }
         let headEnd = index + 1
+        // Refused before its lines are parsed: an oversized head can arrive whole in one read.
+        if headEnd - start > limits.maxHeadBytes { return .refused(.headTooLarge(limits)) }
         let lines = HeadLines(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<(headEnd - 2)]))
         switch lines.parse(limits: limits) {
         case .failure(let refusal): return .refused(refusal)
-        case .success(let head):
-            if headEnd - start > limits.maxHeadBytes { return .refused(.headTooLarge(limits)) }
-            return .found((head, headEnd))
+        case .success(let head): return .found((head, headEnd))
         }
     }
 }
