@@ -28,7 +28,7 @@ extension AnswerBench {
             try await service.start()
             let director = LeaseDirector(
                 coordinator: coordinator, leases: leases, accounts: AccountDirectory(owner: service),
-                ttl: dependencies.leaseTTL, interval: .seconds(1))
+                ttl: dependencies.leaseTTL)
             let server = HTTPServer(
                 configuration: HTTPServerConfiguration(port: 0, connectionLimit: 4_000),
                 handler: APIRouter(service: service, authenticator: Authenticator(token: token, loginCode: nil)))

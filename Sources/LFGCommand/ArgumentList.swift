@@ -67,3 +67,11 @@ public struct ArgumentList: Sendable, Equatable {
         }
     }
 }
+
+extension ArgumentList {
+    /// `--port N`: the port of the running local `lfg serve` that an owner command calls (default
+    /// `ServeCommand.defaultPort`). One rule for every such command.
+    mutating func localServerPort() throws(UsageError) -> Int {
+        try integer("--port", in: 1...65535) ?? ServeCommand.defaultPort
+    }
+}

@@ -116,14 +116,6 @@ enum PairingPrintout {
     }
 }
 
-extension ArgumentList {
-    /// `--port N`: the port of the running local `lfg serve` that an owner command calls (default
-    /// `ServeCommand.defaultPort`). One rule for every such command.
-    mutating func localServerPort() throws(UsageError) -> Int {
-        try integer("--port", in: 1...65535) ?? ServeCommand.defaultPort
-    }
-}
-
 /// One call to the local `lfg serve` with the owner's token (LFG_AUTH_TOKEN or $LFG_HOME/auth-token).
 struct OwnerCall {
     let port: Int

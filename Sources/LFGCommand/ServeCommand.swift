@@ -138,7 +138,7 @@ struct ServeParts: Sendable {
                 questionNotifier: notifier, questionLifetime: Double(config.questionLifetimeSeconds),
                 alertSealing: HPKEAlertSealing())
             dependencies.coordinator = coordinator.map { AccountCoordinator(account: account, shared: $0, leases: leases) }
-            dependencies.leaseTTL = Double(config.leaseTTLMilliseconds) / 1000
+            dependencies.leaseTTL = config.leaseTTL
             dependencies.ticker = ticker
             return dependencies
         }
@@ -160,8 +160,7 @@ struct ServeParts: Sendable {
         let director = coordinator.map { coordinator in
             LeaseDirector(
                 coordinator: coordinator, leases: leases, accounts: accounts,
-                ttl: Double(config.leaseTTLMilliseconds) / 1000, interval: .milliseconds(config.leaseTTLMilliseconds / 3),
-                reportProblem: reportProblem)
+                ttl: config.leaseTTL, reportProblem: reportProblem)
         }
         // Reports `lfg hook` could not deliver while the server was down, in order, before new ones.
         let intake = await HookSpoolIntake.drain(home: home, into: service)

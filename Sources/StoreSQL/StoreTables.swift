@@ -66,29 +66,6 @@ public enum StoreTables {
         return contents
     }
 
-    /// One of `account`'s devices as stored, with its tokens; nil when none is stored.
-    public static func loadDevice(
-        _ database: some SQLDatabase, account: AccountID, _ deviceId: DeviceID
-    ) throws(StoreError) -> DeviceRecord? {
-        let rows = AccountRows(database: database, account: account)
-        var record: DeviceRecord?
-        let decoder = JSONDecoder()
-        try rows.run(
-            "SELECT device_id, profile, card, veto, veto_logged, channel, retiring_card FROM devices "
-                + "WHERE account_id = ?1 AND device_id = ?2",
-            [.text(deviceId.rawValue)]
-        ) { row throws(StoreError) in record = try device(row, decoder) }
-        guard record != nil else { return nil }
-        try rows.run(
-            "SELECT device_id, kind, env, hex, registered_at FROM tokens WHERE account_id = ?1 AND device_id = ?2 "
-                + "ORDER BY position",
-            [.text(deviceId.rawValue)]
-        ) { row in
-            if let token = token(row) { record?.tokens.append(token) }
-        }
-        return record
-    }
-
     static func token(_ row: some SQLRow) -> LiveActivityToken? {
         guard let kind = TokenKind(rawValue: row.text(1)), let env = PushEnvironment(rawValue: row.text(2)) else { return nil }
         return LiveActivityToken(kind: kind, env: env, hex: row.text(3), registeredAt: row.real(4))

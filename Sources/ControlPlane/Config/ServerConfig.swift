@@ -26,10 +26,14 @@ public struct ServerConfig: Hashable, Sendable {
     /// `LFG_LEASE_TTL_MS`: with `LFG_DATABASE_URL`, how long a device's lease outlives its instance's last
     /// renewal (renewed every third of it): the takeover time after a kill -9.
     public var leaseTTLMilliseconds: Int = defaultLeaseTTLMilliseconds
+    /// ``leaseTTLMilliseconds`` in seconds, as leases are written and the director is given it.
+    public var leaseTTL: Double { Double(leaseTTLMilliseconds) / 1000 }
     /// `LFG_DATABASE_SCHEMA`: the PostgreSQL schema holding LFG's tables (`public`), so several LFG
     /// deployments (or test runs) can share one database.
     public var databaseSchema: String = "public"
     public static let defaultLeaseTTLMilliseconds = 3000
+    /// The default lease lifetime in seconds (what services use when nobody sets theirs).
+    public static var defaultLeaseTTL: Double { Double(defaultLeaseTTLMilliseconds) / 1000 }
     /// Every variable as read (process environment over `.env`), for adapters that read their own.
     public var values: [String: String]
 

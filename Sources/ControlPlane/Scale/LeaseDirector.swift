@@ -39,17 +39,18 @@ public actor LeaseDirector {
 
     /// - Parameters:
     ///   - ttl: how long a lease lasts past its last renewal (seconds): the takeover time after a kill -9.
-    ///   - interval: how often leases are renewed and free devices claimed.
+    ///   - interval: how often leases are renewed and free devices claimed; by default every third of
+    ///     `ttl`, so two rounds can fail before a lease runs out.
     public init(
         coordinator: any FleetCoordinator, leases: InstanceLeases, accounts: AccountDirectory, ttl: Double,
-        interval: Duration, clock: any Clock<Duration> = ContinuousClock(), wallClock: WallClock = .system,
+        interval: Duration? = nil, clock: any Clock<Duration> = ContinuousClock(), wallClock: WallClock = .system,
         reportProblem: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.coordinator = coordinator
         self.leases = leases
         self.accounts = accounts
         self.ttl = ttl
-        self.interval = interval
+        self.interval = interval ?? .seconds(ttl / 3)
         self.clock = clock
         self.wallClock = wallClock
         self.reportProblem = reportProblem

@@ -33,7 +33,7 @@ public actor ControlPlaneService {
         /// notifications; nil when this instance is the only one (SQLite, tests), which then drives every device.
         public var coordinator: AccountCoordinator? = nil
         /// How long a lease lasts past its last renewal (seconds): the takeover time after a kill -9.
-        public var leaseTTL: Double = 3
+        public var leaseTTL: Double = ServerConfig.defaultLeaseTTL
         /// Round trips to the database so far, for `GET /metrics` (PostgreSQL); nil when not counted.
         public var databaseRoundTrips: (@Sendable () -> Int)? = nil
         /// Seals private devices' alerts to their keys (contract 8.3); `lfg serve` wires Sealing's HPKE.

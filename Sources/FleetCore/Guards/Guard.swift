@@ -59,7 +59,8 @@ public enum Guard: String, CaseIterable, Hashable, Sendable, Codable {
     /// the real one, and the card never came when the phone was back.
     case newestStartToken = "newest-start-token"
     /// Server: a change of the counts (a session began or finished) or of who waits (a question answered)
-    /// goes at priority 10 while the device got under half its hourly priority-10 budget; without it such a
+    /// goes at priority 10 while the device got fewer priority-10 pushes in the last hour than its spare
+    /// allowance (`PushBudget.spareImmediatePerHour`); without it such a
     /// change waits for iOS's opportunistic priority-5 delivery with the budget unused.
     case spareBudget = "spare-budget"
 }

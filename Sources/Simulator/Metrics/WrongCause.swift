@@ -61,7 +61,7 @@ enum WrongCause: String, CaseIterable, Sendable {
         if cards.count == 1, CardCorrectness.matchesIgnoringSince(cards[0].content, truth.contentState) {
             return .sinceDrift
         }
-        if phone.lostPushAt != nil { return .dropped }
+        if phone.hasLostPush { return .dropped }
         return .other
     }
 }

@@ -97,7 +97,7 @@ extension Phone {
 
     /// iOS applies a push that got through.
     func apply(_ push: IncomingPush, _ simulation: Simulation) {
-        lostPushAt = nil
+        hasLostPush = false
         switch push {
         case .start(let token, let content, let staleDate, let channel):
             pushStarted(token, content: content, staleDate: staleDate, inputPushChannel: channel, in: simulation)

@@ -39,9 +39,9 @@ final class Phone {
     var budget: ImmediateBudget
     /// Pushes iOS holds over budget, newest per card.
     var held: [String: IncomingPush] = [:]
-    /// When APNs last accepted a push for this phone and dropped it (a 200 that never arrives); nil once a
+    /// Whether APNs accepted a push for this phone and dropped it (a 200 that never arrives); false once a
     /// later push lands.
-    var lostPushAt: Double?
+    var hasLostPush = false
 
     init(index: Int, name: String, device: DeviceID, environment: PushEnvironment, hiddenDirs: HiddenDirs,
          servers: [String], simulation: Simulation) {

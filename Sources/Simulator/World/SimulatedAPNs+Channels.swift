@@ -88,7 +88,7 @@ extension Simulation {
             let routineDelay = loss.uniform(environment.routineDeliveryDelay)
             guard phone.isOnline else { continue }
             if dropped {
-                phone.lostPushAt = now
+                phone.hasLostPush = true
                 continue
             }
             phone.receive(push, priority: priority, routineDelay: routineDelay, self)

@@ -95,7 +95,7 @@ extension Simulation {
             simulation.note("apns: \(batch.action.rawValue) \(target.shortHex) answered \(status)")
             if status == 200, let push = Self.incoming(target, batch), let index = simulation.apns.owner(of: target.hex) {
                 if isDroppedAfterAcceptance {
-                    simulation.phones[index].lostPushAt = simulation.now
+                    simulation.phones[index].hasLostPush = true
                 } else {
                     simulation.hand(push, priority: simulation.priority(of: batch), routineDelay: routineDelay,
                                     to: simulation.phones[index])
