@@ -13,6 +13,11 @@ import StoreSQL
 /// store's commits or this coordinator's loads (loading thousands of devices taken over must not cost
 /// an instance its leases); loads and the inbox use a second one, and a ``PostgresListener`` a third.
 public actor PostgresCoordinator: FleetCoordinator {
+    /// libpq blocks its caller for each round trip: this actor runs on a thread of its own, never on the
+    /// HTTP event loop (``BlockingCallExecutor``).
+    private let executor = BlockingCallExecutor(name: "lfg-postgres-coordinator")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     public nonisolated let instance: InstanceID
     private let connection: PostgresConnection
     private let leases: PostgresLeases
