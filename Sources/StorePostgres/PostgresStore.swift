@@ -54,8 +54,7 @@ public actor PostgresStore: AccountStore {
 
     public func load(account: AccountID) throws(StoreError) -> StoreContents {
         // One snapshot: another instance committing between the table reads cannot tear the picture.
-        try connection.transaction { () throws(StoreError) in
-            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try connection.snapshot { () throws(StoreError) in
             return try StoreTables.load(connection, account: account)
         }
     }
