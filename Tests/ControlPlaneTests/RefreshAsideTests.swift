@@ -11,14 +11,7 @@ import Testing
 @Suite struct RefreshAsideTests {
     @Test("A change is pushed while the previous tick's refresh is still waiting for APNs", .timeLimit(.minutes(1)))
     func changeIsNotHeldBehindARefresh() async throws {
-        let time = ManualTime()
-        let gateway = HoldingGateway()
-        let service = ControlPlaneService(
-            .init(
-                store: InMemoryStore(), gateway: gateway, decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock,
-                clock: ManualClock(), policy: CardPolicy(staleAfter: 600), tickInterval: .seconds(600),
-                coalesceWindow: .zero))
-        try await service.start()
+        let (time, gateway, service) = try await Self.startedService()
         let loop = Task { await service.run() }
         defer { loop.cancel() }
         // "steady" shows /work, "probe" shows /probe: a probe report changes the probe's card only.
@@ -61,14 +54,7 @@ import Testing
 
     @Test("With a wave of refreshes queued, a change's push leaves before the refreshes still waiting", .timeLimit(.minutes(1)))
     func changeLeavesBeforeAQueuedWave() async throws {
-        let time = ManualTime()
-        let gateway = HoldingGateway()
-        let service = ControlPlaneService(
-            .init(
-                store: InMemoryStore(), gateway: gateway, decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock,
-                clock: ManualClock(), policy: CardPolicy(staleAfter: 600), tickInterval: .seconds(600),
-                coalesceWindow: .zero))
-        try await service.start()
+        let (time, gateway, service) = try await Self.startedService()
         let loop = Task { await service.run() }
         defer { loop.cancel() }
         // A wave: cards started together reach their stale-date refresh together.
@@ -111,6 +97,20 @@ import Testing
             while await service.watcherSnapshot.boxes.values.contains(where: { $0.pending != nil }) { await Task.yield() }
         }
         #expect(gateway.delivered.dropFirst(wave + 1).filter(\.isStaleDateRefresh).count == wave)
+    }
+
+    /// A started service on a manual clock whose timer never fires in a test (changes wake it), pushing
+    /// through a gateway that holds the answers a test asks it to.
+    static func startedService() async throws -> (ManualTime, HoldingGateway, ControlPlaneService) {
+        let time = ManualTime()
+        let gateway = HoldingGateway()
+        let service = ControlPlaneService(
+            .init(
+                store: InMemoryStore(), gateway: gateway, decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock,
+                clock: ManualClock(), policy: CardPolicy(staleAfter: 600), tickInterval: .seconds(600),
+                coalesceWindow: .zero))
+        try await service.start()
+        return (time, gateway, service)
     }
 
     /// A distinct update token per steady device.
