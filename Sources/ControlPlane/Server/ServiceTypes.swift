@@ -59,6 +59,29 @@ public struct SessionListing: Hashable, Sendable, Encodable {
     }
 }
 
+extension SessionListing: WireJSONWritable {
+    /// The bytes of ``encode(to:)`` under `WireJSON`: the report's members and the listing's in one object,
+    /// keys sorted, written directly (every `PUT`'s answer and every listing of `GET /api/sessions`;
+    /// `WireJSONWriterTests` compares the two over random listings).
+    public func write(to writer: inout WireJSONWriter) throws {
+        writer.beginObject()
+        writer.member("archived", report.archived)
+        writer.member("blocked", report.blocked)
+        writer.member("busy", report.busy)
+        writer.member("cwd", report.cwd)
+        writer.member("displayState", displayState.rawValue)
+        try writer.member("heardAt", ifPresent: heardAt)
+        try writer.member("host", report.host)
+        try writer.member("prompt", orNull: report.prompt)
+        try writer.member("sid", sid)
+        try writer.member("since", ifPresent: since)
+        writer.member("step", ifPresent: report.step)
+        writer.member("title", report.title)
+        writer.member("unread", report.unread)
+        writer.endObject()
+    }
+}
+
 /// `GET /api/push/live-activity/state`: the watcher's view, never a whole token.
 public struct LiveActivityState: Hashable, Sendable, Encodable {
     public struct Device: Hashable, Sendable, Encodable {
