@@ -58,7 +58,7 @@ let package = Package(
             swiftSettings: strict),
 
         // MARK: control plane
-        .target(name: "HTTPTypes", swiftSettings: strict),
+        .target(name: "HTTPTypes", dependencies: ["FleetCore"], swiftSettings: strict),
         // Our own HTTP/1.1 server on epoll; CEpoll brings in the epoll/eventfd/accept4 declarations.
         .target(name: "CEpoll"),
         .target(name: "HTTPServer", dependencies: ["HTTPTypes", "CEpoll"], swiftSettings: strict),

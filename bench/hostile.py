@@ -5,7 +5,7 @@ Each row: a fresh server on one home (kept across rows), the attack, /healthz la
 127.0.0.1 during it, RSS before/after, the time SIGTERM takes, and whether every acknowledged write
 survives a restart. Bounded in count and time (about two minutes); loopback only.
 """
-import http.client, json, os, random, signal, socket, subprocess, sys, tempfile, threading, time
+import concurrent.futures, http.client, json, os, random, signal, socket, subprocess, sys, tempfile, threading, time
 
 LFG = sys.argv[1]
 TOKEN = "bench-hostile-token"
@@ -54,7 +54,7 @@ class HealthProbe(threading.Thread):
     """GET /healthz from 127.0.0.1 every 20 ms. An answer counts with its time (a 503 too, counted
     apart as refused); no answer within 1 s counts as 1 s."""
     def __init__(self):
-        super().__init__(daemon=True); self.samples = []; self.refused = 0; self.stop = False
+        super().__init__(daemon=True); self.samples = []; self.refused = 0; self.resets = 0; self.stop = False
     def run(self):
         while not self.stop:
             began = time.perf_counter()
@@ -63,13 +63,14 @@ class HealthProbe(threading.Thread):
                 self.refused += status != 200
                 self.samples.append((time.perf_counter() - began) * 1000)
             except socket.timeout: self.samples.append(1000.0)
-            except OSError:  # reset after a fast 503 written before the request was read
-                self.refused += 1; self.samples.append((time.perf_counter() - began) * 1000)
+            except OSError:  # a reset instead of an answer (the 503 over a cap must arrive, not a reset)
+                self.resets += 1; self.samples.append((time.perf_counter() - began) * 1000)
             time.sleep(0.02)
     def p99(self):
         values = sorted(self.samples)
         text = f"{values[min(len(values) - 1, int(len(values) * 0.99))]:.1f}" if values else "n/a"
-        return text + (f" ({self.refused} refused)" if self.refused else "")
+        return (text + (f" ({self.refused} refused)" if self.refused else "")
+                + (f" ({self.resets} reset)" if self.resets else ""))
 
 
 ACKED = []
@@ -105,6 +106,21 @@ def slow_readers():
     for i in range(400): acked_write("slow", i, 60_000)
     for s in sockets: s.close()
     return 20
+
+
+HELD = []  # sockets an attack leaves open through SIGTERM (closed once the server has stopped)
+
+
+def stalled_reader():
+    # An answer larger than the kernel's socket buffers take (they grow to 4 MB): the list of 12,000
+    # sessions more (each listed in about 380 bytes), still being written when SIGTERM comes to a reader
+    # that stopped reading. Last among the attacks, so the others run on the usual few hundred sessions.
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda i: acked_write("stalled", i, 200), range(12_000)))
+    s = connect(rcvbuf=4096)
+    s.sendall(("GET /api/sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN + "\r\n\r\n").encode())
+    HELD.append(s)
+    return 1
 
 
 def slowloris():
@@ -201,6 +217,7 @@ ATTACKS = [
     ("1,010 event-stream subscribers (2 clients)", event_stream_flood, lambda: ""),
     (f"{FUZZ_COUNT} mutated JSON bodies (seed {SEED})", malformed_bodies, lambda: FUZZ_NOTE),
     ("second lfg serve on the same home", split_brain, lambda: SPLIT_NOTE),
+    ("12,000 PUTs, then a reader stalled in their 4.6 MB list at SIGTERM", stalled_reader, lambda: ""),
 ]
 
 rows = []
@@ -216,6 +233,8 @@ for name, attack, note in ATTACKS:
     began = time.perf_counter(); proc.send_signal(signal.SIGTERM)
     try: proc.wait(timeout=10); stop_s = time.perf_counter() - began
     except subprocess.TimeoutExpired: proc.kill(); proc.wait(); stop_s = float("inf")
+    for s in HELD: s.close()
+    HELD.clear()
     check = start()
     _, data = request("GET", "/api/sessions")
     present = {s["sid"] for s in json.loads(data)["sessions"]}

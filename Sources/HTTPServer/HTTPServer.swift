@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// Use it in two steps: `start()` binds, starts serving and returns the real port (useful with port 0);
 /// `run()` returns when its task is cancelled, after shutting down cleanly: requests not yet handled get
-/// 503, handlers are cancelled, streaming responses are finished, answers already given are sent whole,
+/// 503, handlers are cancelled, streaming responses are finished, answers already given are sent to
+/// readers that read them (each within `shutdownDrain`; a reader that stopped reading is closed then),
 /// and no thread or descriptor is left behind.
 ///
 /// ```swift

@@ -21,16 +21,25 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// A streaming response whose reader falls this many bytes behind is ended (the slow reader is
     /// dropped) instead of buffering without limit.
     public var maxStreamBufferBytes: Int
+    /// While the server stops, how long an answer still being written (given before or during the stop)
+    /// has to reach its reader; then its connection is closed. A reader that stopped reading so never
+    /// holds the stop (SIGTERM) for the idle timeout; one that reads gets the answer whole, if it takes no
+    /// longer than this.
+    public var shutdownDrain: Duration
 
     /// The contract's limit on request bodies: 64 KiB.
     public static let contractMaxBodyBytes = 64 * 1024
+    /// The default `shutdownDrain`: two seconds, short beside the usual 10 to 30 s a supervisor waits
+    /// after SIGTERM, long beside any answer a reading client takes on a working network.
+    public static let defaultShutdownDrain = Duration.seconds(2)
 
     public init(
         bindAddress: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = contractMaxBodyBytes,
         connectionTimeoutSeconds: UInt32 = 60, threadPoolSize: UInt32 = 2, connectionLimit: UInt32 = 4_096,
         perClientConnectionLimit: UInt32 = 512, headerDeadline: Duration = .seconds(10),
-        maxStreamBufferBytes: Int = 1024 * 1024
+        maxStreamBufferBytes: Int = 1024 * 1024, shutdownDrain: Duration = defaultShutdownDrain
     ) {
+        self.shutdownDrain = shutdownDrain
         self.perClientConnectionLimit = perClientConnectionLimit
         self.headerDeadline = headerDeadline
         self.maxStreamBufferBytes = maxStreamBufferBytes

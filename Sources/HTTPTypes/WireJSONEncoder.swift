@@ -1,3 +1,4 @@
+import FleetCore
 import Foundation
 
 /// ``WireJSON``'s encoder: the bytes Foundation's `JSONEncoder` writes with `[.sortedKeys,
@@ -86,17 +87,15 @@ enum WireNode {
     /// What a super-encoder encodes, read when written.
     case deferred(WireJSONEncoder)
 
-    /// A floating-point number as JSONEncoder writes it: its description without a trailing `.0`;
-    /// NaN and infinities are refused (JSON has no such numbers).
+    /// A floating-point number as JSONEncoder writes it (``WireJSONWriter/numberText(_:)``); NaN and
+    /// infinities are refused (JSON has no such numbers).
     static func float<F: BinaryFloatingPoint & CustomStringConvertible>(
         _ value: F, at codingPath: @autoclosure () -> [any CodingKey]
     ) throws -> WireNode {
-        guard value.isFinite else {
+        guard let text = WireJSONWriter.numberText(value) else {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: codingPath(), debugDescription: "\(value) is not a JSON number"))
         }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
         return .number(text)
     }
 
@@ -105,7 +104,7 @@ enum WireNode {
         case .null: bytes.append(contentsOf: "null".utf8)
         case .bool(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
         case .number(let text): bytes.append(contentsOf: text.utf8)
-        case .string(let text): Self.writeString(text, into: &bytes)
+        case .string(let text): WireJSONWriter.appendString(text, to: &bytes)
         case .array(let array):
             bytes.append(UInt8(ascii: "["))
             for (index, element) in array.elements.enumerated() {
@@ -117,52 +116,13 @@ enum WireNode {
             bytes.append(UInt8(ascii: "{"))
             for (index, member) in object.members.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                Self.writeString(member.key, into: &bytes)
+                WireJSONWriter.appendString(member.key, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
                 try member.value.write(into: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
         case .deferred(let encoder): try (encoder.node ?? .object(WireObject())).write(into: &bytes)
         }
-    }
-
-    /// A JSON string: `"` and `\` escaped, control characters as JSONEncoder writes them, `/` and
-    /// everything else (non-ASCII included) as is.
-    private static func writeString(_ text: String, into bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        // Most text needs no escape: copy it whole. Scanned as one buffer of bytes when the string has one
-        // (a native or literal string always does): walking `utf8` index by index was most of the cost.
-        let isCopied = text.utf8.withContiguousStorageIfAvailable { buffer in
-            guard !buffer.contains(where: Self.needsEscape) else { return false }
-            bytes.append(contentsOf: buffer)
-            return true
-        }
-        if isCopied == true {
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                bytes.append(contentsOf: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// Whether a string's byte must be escaped: a control character, `"` or `\`.
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 }
 

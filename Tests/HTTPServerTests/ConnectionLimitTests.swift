@@ -57,6 +57,32 @@ import Glibc
         }
     }
 
+    @Test("A client over its cap still sending a large request reads the whole 503 body, not a reset",
+          .timeLimit(.minutes(1)))
+    func overCapClientStillSendingReadsThe503() async throws {
+        try await withServer(.init(port: 0, perClientConnectionLimit: 1)) { server, port in
+            let held = try RawSocket.connected(port: port)
+            defer { close(held) }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.connectionCounts.open < 1, ContinuousClock.now < deadline { await Task.yield() }
+            try #require(server.connectionCounts.open == 1, "the server accepted the held connection")
+            // Far more than the socket buffers hold (4 MiB at most to send): the client is still sending
+            // when the 503 is written.
+            let bodyBytes = 16 * 1024 * 1024
+            let socket = try RawSocket.connected(port: port)
+            defer { close(socket) }
+            RawSocket.limitWaits(socket)
+            let head = "PUT /api/sessions/s1 HTTP/1.1\r\nHost: a\r\nContent-Length: \(bodyBytes)\r\n\r\n"
+            let failure = RawSocket.sendAll(socket, Array(head.utf8) + [UInt8](repeating: 0x78, count: bodyBytes))
+            #expect(failure == nil, "the whole request is sent (errno \(failure ?? 0): the server reset the connection)")
+            let reply = String(decoding: RawSocket.receiveAll(socket), as: UTF8.self)
+            #expect(reply.hasPrefix("HTTP/1.1 503"), "reply: \(reply.prefix(200))")
+            let body = try #require(reply.components(separatedBy: "\r\n\r\n").last)
+            let error = try JSONDecoder().decode(ErrorBody.self, from: Data(body.utf8))
+            #expect(error.error.contains("1 connections open"))
+        }
+    }
+
     @Test("A kept-alive connection idle past the timeout is closed; one waiting on its handler is not",
           .timeLimit(.minutes(1)))
     func idleConnectionIsClosed() async throws {

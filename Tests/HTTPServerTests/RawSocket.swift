@@ -56,6 +56,38 @@ enum RawSocket {
         return socket
     }
 
+    /// Bounds every blocking send and receive on `socket` to `seconds` (a hang becomes a failure).
+    static func limitWaits(_ socket: Int32, seconds: Int = 10) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            setsockopt(socket, SOL_SOCKET, option, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
+    /// Sends all of `bytes`, blocking (never raising `SIGPIPE`): nil once sent, else the `errno` that stopped it.
+    static func sendAll(_ socket: Int32, _ bytes: [UInt8]) -> Int32? {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { send(socket, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return errno }
+            sent += count
+        }
+        return nil
+    }
+
+    /// Reads until the server closes (or the read fails, or waits past ``limitWaits(_:seconds:)``): the bytes read.
+    static func receiveAll(_ socket: Int32) -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return received }
+            received += buffer[0..<count]
+        }
+    }
+
     /// A loopback port that refuses connections for as long as the returned socket stays open: it is
     /// bound but never listens, so no other test's server can take it meanwhile.
     static func refusingPort() throws -> (socket: Int32, port: UInt16) {

@@ -44,6 +44,30 @@ import Glibc
         try await bounded("the cancelled server's run() to return") { try await running.value }
         #expect(received > Self.answerBytes)  // the headers, then every byte of the body
     }
+
+    @Test("A reader that stopped reading its answer holds the shutdown for the drain, not the idle timeout",
+          .timeLimit(.minutes(1)))
+    func stalledReaderIsClosedAfterTheDrain() async throws {
+        let answering = Signal("the handler to answer")
+        let handler = HandlerFunction { _ in
+            answering.fire()
+            return HTTPResponse(status: 200, body: .bytes(Data(count: Self.answerBytes)))
+        }
+        let server = HTTPServer(
+            configuration: .init(port: 0, connectionTimeoutSeconds: 600, shutdownDrain: .milliseconds(200)),
+            handler: handler)
+        let port = try server.start()
+        let running = Task { try await server.run() }
+        let socket = try RawSocket.sendWithoutReading(port: port, bytes: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        defer { close(socket) }
+        RawSocket.limitWaits(socket)
+        try await answering.wait()
+        running.cancel()
+        // Without the drain, the stalled connection is closed only by the 600 s idle timeout.
+        try await bounded("the cancelled server's run() to return", within: .seconds(20)) { try await running.value }
+        let received = RawSocket.receiveAll(socket).count
+        #expect(received > 0 && received < Self.answerBytes, "the answer was cut: \(received) bytes")
+    }
 }
 
 /// Weak references to what a server held, to check it was all released.

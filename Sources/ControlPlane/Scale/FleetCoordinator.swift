@@ -1,8 +1,8 @@
 import FleetCore
 import Foundation
 
-/// One `lfg serve` among several sharing a database (contract 8.4).
-public struct InstanceID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+/// One `lfg serve` among several sharing a database (contract 8.4); encoded as its name.
+public struct InstanceID: RawRepresentable, Hashable, Sendable, Encodable, CustomStringConvertible {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }

@@ -59,6 +59,29 @@ public struct SessionListing: Hashable, Sendable, Encodable {
     }
 }
 
+extension SessionListing: WireJSONWritable {
+    /// The bytes of ``encode(to:)`` under `WireJSON`: the report's members and the listing's in one object,
+    /// keys sorted, written directly (every `PUT`'s answer and every listing of `GET /api/sessions`;
+    /// `WireJSONWriterTests` compares the two over random listings).
+    public func write(to writer: inout WireJSONWriter) throws {
+        writer.beginObject()
+        writer.member("archived", report.archived)
+        writer.member("blocked", report.blocked)
+        writer.member("busy", report.busy)
+        writer.member("cwd", report.cwd)
+        writer.member("displayState", displayState.rawValue)
+        try writer.member("heardAt", ifPresent: heardAt)
+        try writer.member("host", report.host)
+        try writer.member("prompt", orNull: report.prompt)
+        try writer.member("sid", sid)
+        try writer.member("since", ifPresent: since)
+        writer.member("step", ifPresent: report.step)
+        writer.member("title", report.title)
+        writer.member("unread", report.unread)
+        writer.endObject()
+    }
+}
+
 /// `GET /api/push/live-activity/state`: the watcher's view, never a whole token.
 public struct LiveActivityState: Hashable, Sendable, Encodable {
     public struct Device: Hashable, Sendable, Encodable {
@@ -199,12 +222,35 @@ public struct TokenListing: Hashable, Sendable, Encodable {
     public var env: PushEnvironment
     public var token: String
     public var registeredAt: UnixTime
+    /// Several instances on one database (an extension, left out by a lone instance): the instance driving
+    /// the token's device; nil when none holds it now.
+    public var drivenBy: InstanceID?
 
-    public init(deviceId: DeviceID, kind: TokenKind, env: PushEnvironment, token: String, registeredAt: UnixTime) {
+    public init(
+        deviceId: DeviceID, kind: TokenKind, env: PushEnvironment, token: String, registeredAt: UnixTime,
+        drivenBy: InstanceID? = nil
+    ) {
         self.deviceId = deviceId
         self.kind = kind
         self.env = env
         self.token = token
         self.registeredAt = registeredAt
+        self.drivenBy = drivenBy
+    }
+}
+
+/// `GET /api/push/live-activity/tokens`: every token of the account's devices, whichever instance drives them.
+public struct TokenList: Hashable, Sendable, Encodable {
+    /// By device id, each device's tokens in its own order.
+    public var tokens: [TokenListing]
+    /// As in ``LiveActivityState/devicesNotListed``: devices past the listing's bound (sharing a database).
+    public var devicesNotListed: Int?
+    /// As in ``LiveActivityState/devicesElsewhereError``: why the devices other instances drive are missing.
+    public var devicesElsewhereError: String?
+
+    public init(tokens: [TokenListing], devicesNotListed: Int? = nil, devicesElsewhereError: String? = nil) {
+        self.tokens = tokens
+        self.devicesNotListed = devicesNotListed
+        self.devicesElsewhereError = devicesElsewhereError
     }
 }

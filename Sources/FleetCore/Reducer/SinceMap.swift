@@ -9,6 +9,16 @@ public struct SinceEntry: Hashable, Sendable, Codable {
     }
 }
 
+extension SinceEntry: WireJSONWritable {
+    /// The bytes of the synthesized `encode(to:)` under `WireJSON` (keys sorted).
+    public func write(to writer: inout WireJSONWriter) throws {
+        writer.beginObject()
+        try writer.member("since", since)
+        writer.member("state", state.rawValue)
+        writer.endObject()
+    }
+}
+
 /// The sticky `since` baselines, keyed by session, carried across reductions by both writers.
 ///
 /// Kept for every active session, not only the rendered rows, so a session that scrolls out of the

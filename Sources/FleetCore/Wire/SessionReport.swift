@@ -68,6 +68,38 @@ public struct SessionReport: Hashable, Sendable, Codable {
     }
 }
 
+extension SessionReport: WireJSONWritable {
+    /// The bytes of ``encode(to:)`` under `WireJSON` (keys sorted), written directly: every stored session
+    /// row is one (`WireJSONWriterTests` compares the two).
+    public func write(to writer: inout WireJSONWriter) throws {
+        writer.beginObject()
+        writer.member("archived", archived)
+        writer.member("blocked", blocked)
+        writer.member("busy", busy)
+        writer.member("cwd", cwd)
+        try writer.member("host", host)
+        try writer.member("prompt", orNull: prompt)
+        writer.member("step", ifPresent: step)
+        writer.member("title", title)
+        writer.member("unread", unread)
+        writer.endObject()
+    }
+}
+
+extension Prompt: WireJSONWritable {
+    /// The bytes of the synthesized `encode(to:)` under `WireJSON` (absent optionals left out, keys sorted).
+    public func write(to writer: inout WireJSONWriter) throws {
+        writer.beginObject()
+        writer.member("canAlwaysAllow", ifPresent: canAlwaysAllow)
+        try writer.member("expiresAt", ifPresent: expiresAt)
+        writer.member("id", ifPresent: id)
+        writer.member("kind", kind.rawValue)
+        writer.member("options", ifPresent: options)
+        writer.member("text", text)
+        writer.endObject()
+    }
+}
+
 /// Something a session waits on a person for.
 ///
 /// A prompt with an ``id`` becomes a ``Question`` on the server (contract 8.2): answerable from the phone.

@@ -3,7 +3,7 @@
 ///
 /// Conforming types declare only `rawValue` and `init(rawValue:)`; everything else comes from here.
 public protocol StringIdentifier: RawRepresentable, Hashable, Comparable, Sendable, Codable,
-    ExpressibleByStringLiteral, CustomStringConvertible where RawValue == String
+    WireJSONWritable, ExpressibleByStringLiteral, CustomStringConvertible where RawValue == String
 {
     init(rawValue: String)
 }
@@ -18,6 +18,7 @@ extension StringIdentifier {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
+    public func write(to writer: inout WireJSONWriter) { writer.string(rawValue) }
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { rawValue }
 }

@@ -21,6 +21,9 @@ final class Connection {
     /// Tells this connection from a later one on the same socket number.
     let id: UInt64
     let peer: String
+    /// Counted by the ``ConnectionLedger`` (until closed); false for a connection over a cap, which is
+    /// only answered 503 and closed.
+    let isAdmitted: Bool
     var phase = Phase.reading
     var parser: RequestParser
 
@@ -47,12 +50,16 @@ final class Connection {
     var headersDue: ContinuousClock.Instant?
     /// The last time bytes moved either way (the idle timeout counts from it).
     var lastActivity: ContinuousClock.Instant
+    /// While the server stops: when an answer still being written is given up (its reader stopped
+    /// reading); set when shutdown first finds the connection writing (``EventLoop/checkTimers()``).
+    var drainDue: ContinuousClock.Instant?
 
-    init(socket: Int32, id: UInt64, peer: String, limits: RequestParser.Limits, now: ContinuousClock.Instant,
-         headerDeadline: Duration) {
+    init(socket: Int32, id: UInt64, peer: String, isAdmitted: Bool = true, limits: RequestParser.Limits,
+         now: ContinuousClock.Instant, headerDeadline: Duration) {
         self.socket = socket
         self.id = id
         self.peer = peer
+        self.isAdmitted = isAdmitted
         parser = RequestParser(limits: limits)
         lastActivity = now
         headersDue = now + headerDeadline

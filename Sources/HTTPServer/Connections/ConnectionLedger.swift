@@ -1,5 +1,8 @@
 /// The connection caps, shared by every event loop: how many connections are open in all and per
 /// client, and the counts the server reports. Pure; the loops hold it under one lock.
+///
+/// It counts, and keeps no connection of its own: a connection's peer is its ``Connection/peer``, and the
+/// loop that closes an admitted connection hands that peer back (``close(peer:)``).
 struct ConnectionLedger: Sendable {
     /// The caps.
     struct Limits: Sendable, Equatable {
@@ -21,15 +24,15 @@ struct ConnectionLedger: Sendable {
     }
 
     let limits: Limits
-    private var peers: [Int32: String] = [:]
     private var perPeer: [String: Int] = [:]
     private(set) var counts = Counts()
 
     init(limits: Limits) { self.limits = limits }
 
-    /// A connection on `socket` from `peer` opened: admitted, or refused with the reason for its 503.
-    mutating func open(_ socket: Int32, peer: String) -> Admission {
-        if peers.count >= limits.total {
+    /// A connection from `peer` opened: admitted (counted until ``close(peer:)``), or refused with the
+    /// reason for its 503 (not counted as open).
+    mutating func open(peer: String) -> Admission {
+        if counts.open >= limits.total {
             counts.refused += 1
             return .refused("the server has \(limits.total) connections open, its limit; retry in a moment")
         }
@@ -37,18 +40,16 @@ struct ConnectionLedger: Sendable {
             counts.refused += 1
             return .refused("this client has \(limits.perClient) connections open, its limit; close some and retry")
         }
-        peers[socket] = peer
         perPeer[peer, default: 0] += 1
-        counts.open = peers.count
+        counts.open += 1
         return .admitted
     }
 
-    /// The connection on `socket` closed (before its descriptor is closed, so the number is not reused yet).
-    mutating func close(_ socket: Int32) {
-        guard let peer = peers.removeValue(forKey: socket) else { return }
-        let remaining = perPeer[peer, default: 1] - 1
-        perPeer[peer] = remaining > 0 ? remaining : nil
-        counts.open = peers.count
+    /// An admitted connection from `peer` closed.
+    mutating func close(peer: String) {
+        guard let count = perPeer[peer] else { return }
+        perPeer[peer] = count > 1 ? count - 1 : nil
+        counts.open -= 1
     }
 
     /// A connection was closed because its request's headers were not complete by the deadline.

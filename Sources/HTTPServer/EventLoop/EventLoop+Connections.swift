@@ -18,8 +18,8 @@ extension EventLoop {
                 isAcceptPaused = true
                 return
             case .connection(let socket, let peer):
-                if case .refused(let reason) = core.ledger.withLock({ $0.open(socket, peer: peer) }) {
-                    Self.refuse(socket, reason: reason)
+                if case .refused(let reason) = core.ledger.withLock({ $0.open(peer: peer) }) {
+                    refuse(socket, peer: peer, reason: reason)
                     continue
                 }
                 // Whichever loop epoll woke accepts; connections are dealt round the loops, so load
@@ -36,35 +36,40 @@ extension EventLoop {
     /// Serves an accepted (and admitted) connection on this loop.
     private func adopt(_ socket: Int32, peer: String) {
         if isShuttingDown {
-            core.ledger.withLock { $0.close(socket) }
+            core.ledger.withLock { $0.close(peer: peer) }
             close(socket)
             return
         }
+        register(socket, peer: peer, isAdmitted: true)
+    }
+
+    /// Makes `socket`'s connection on this loop and watches it (closed at once when epoll refuses it).
+    @discardableResult
+    private func register(_ socket: Int32, peer: String, isAdmitted: Bool) -> Connection {
         nextConnectionID += 1
-        let now = ContinuousClock.now
         let connection = Connection(
-            socket: socket, id: nextConnectionID, peer: peer, limits: core.parserLimits, now: now,
-            headerDeadline: core.configuration.headerDeadline)
+            socket: socket, id: nextConnectionID, peer: peer, isAdmitted: isAdmitted, limits: core.parserLimits,
+            now: .now, headerDeadline: core.configuration.headerDeadline)
         connections[socket] = connection
         // Edge-triggered and registered once: no epoll_ctl per request. A socket already readable is
         // reported at once.
         let events = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
         if !watch(socket, events: events) { closeConnection(connection) }
+        return connection
     }
 
-    /// Writes a whole 503 with the contract's error body straight to a connection over a cap, and closes it.
-    private static func refuse(_ socket: Int32, reason: String) {
+    /// Answers a connection over a cap 503 with the contract's error body (the loop's cached `Date`), and
+    /// closes it as every last answer closes (``linger(_:)``): write side shut, what the client still sends
+    /// read and dropped for a bounded moment. Closing at once, with its request unread, would reset the
+    /// connection, and a client still sending its request would get the reset instead of the 503.
+    private func refuse(_ socket: Int32, peer: String, reason: String) {
         var response = HTTPResponse.error(503, reason)
         response.headers.append(("Retry-After", "1"))
-        let body = response.bodyData ?? Data()
-        var output: [UInt8] = []
-        ResponseEncoding.appendHead(
-            of: response, framing: .length(body.count), isClosing: true, minorVersion: 1, date: HTTPDate().text,
-            to: &output)
-        output.append(contentsOf: body)
-        _ = output.withUnsafeBytes { SocketCalls.send(socket, $0) }
-        shutdown(socket, Int32(SHUT_RDWR))
-        close(socket)
+        let connection = register(socket, peer: peer, isAdmitted: false)
+        guard !connection.isClosed else { return }
+        connection.headersDue = nil
+        connection.request = (1, false, false)
+        answer(connection, with: response)
     }
 
     /// epoll reported `events` on a connection's socket.
@@ -238,7 +243,7 @@ extension EventLoop {
     private func linger(_ connection: Connection) {
         if connection.isInputClosed { return closeConnection(connection) }
         shutdown(connection.socket, Int32(SHUT_WR))
-        connection.phase = .lingering(until: .now + (isShuttingDown ? .milliseconds(250) : .seconds(1)))
+        connection.phase = .lingering(until: .now + (isShuttingDown ? Self.lingerWhileStopping : Self.lingerAfterLastAnswer))
         connection.input = []
         advance(connection)
     }
@@ -249,7 +254,7 @@ extension EventLoop {
         guard !connection.isClosed else { return }
         connection.isClosed = true
         connections[connection.socket] = nil
-        core.ledger.withLock { $0.close(connection.socket) }
+        if connection.isAdmitted { core.ledger.withLock { $0.close(peer: connection.peer) } }
         close(connection.socket)
         switch connection.phase {
         case .streaming: connection.task?.cancel()

@@ -7,6 +7,13 @@ extension EventLoop {
         isShuttingDown ? .milliseconds(50) : min(.seconds(1), core.configuration.headerDeadline / 4)
     }
 
+    /// How long a connection whose last answer is sent (or refused over a cap) reads and drops what its
+    /// client still sends before it is closed, at most: closing with input unread would reset it, and the
+    /// client could lose the answer.
+    static let lingerAfterLastAnswer = Duration.seconds(1)
+    /// The same while the server stops, shorter so that stopping is prompt.
+    static let lingerWhileStopping = Duration.milliseconds(250)
+
     /// Closes the connections past a deadline, when a check is due.
     func checkTimers() {
         let now = ContinuousClock.now
@@ -28,7 +35,16 @@ extension EventLoop {
                     closeConnection(connection)
                 }
             case .writing:
-                if isIdle(connection, now: now, timeout: idleTimeout) { closeConnection(connection) }
+                if isShuttingDown, connection.drainDue == nil {
+                    // Its answer gets a bounded drain, then the connection closes: a reader that stopped
+                    // reading never holds the server's shutdown for the idle timeout.
+                    connection.drainDue = now + core.configuration.shutdownDrain
+                }
+                if let due = connection.drainDue, due <= now {
+                    closeConnection(connection)
+                } else if isIdle(connection, now: now, timeout: idleTimeout) {
+                    closeConnection(connection)
+                }
             case .lingering(let until):
                 if until <= now { closeConnection(connection) }
             case .handling, .streaming:
@@ -43,7 +59,8 @@ extension EventLoop {
 
     /// Starts the shutdown (on the loop's thread): no more connections; requests read from now on get
     /// 503; idle and half-read connections close; handlers and streams are cancelled, and what they
-    /// answer is still sent whole. The loop ends when its last connection and task are done.
+    /// answer is still sent, for at most `shutdownDrain` each (a reader that stopped reading is then
+    /// closed). The loop ends when its last connection and task are done.
     func beginShutdown() {
         guard !isShuttingDown else { return }
         isShuttingDown = true
