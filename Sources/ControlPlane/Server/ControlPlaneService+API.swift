@@ -71,8 +71,7 @@ extension ControlPlaneService {
         var cancelled = book.promptReported(sid, nil, isSessionGone: true, at: now)
         do { try await dependencies.store.commit([.deleteSession(sid)] + cancelled.writes) } catch {
             // Sharing a database: its question was settled elsewhere first; take it as stored and delete again.
-            guard let settled = error.conflict?.settledQuestions, !settled.isEmpty else { throw .store(error) }
-            await adoptQuestions(settled.mapValues { $0 })
+            guard await !adoptQuestionsSettledElsewhere(error).isEmpty else { throw .store(error) }
             book = questions
             cancelled = book.promptReported(sid, nil, isSessionGone: true, at: now)
             do { try await dependencies.store.commit([.deleteSession(sid)] + cancelled.writes) } catch { throw .store(error) }
