@@ -56,6 +56,27 @@ import Testing
         #expect(state.devicesElsewhereError == nil)
     }
 
+    @Test("The token list shows the devices others drive with their tokens and drivers, and says why when they cannot be read")
+    func tokenListCoversTheWholeAccount() async throws {
+        let coordinator = ListingCoordinator { _, _ throws(StoreError) in
+            StoredDevices(
+                records: ["a-watch": DeviceRecord(tokens: [Self.token])], drivers: ["a-watch": InstanceID("other")], notRead: 2)
+        }
+        let world = try await Self.world(coordinator)
+        defer { world.stop() }
+        let list = await world.service.tokenList()
+        #expect(list.tokens.map(\.deviceId) == ["a-watch", "phone"])
+        #expect(list.tokens.map(\.drivenBy) == [InstanceID("other"), InstanceID("test")])
+        #expect(list.tokens.map(\.token) == [Self.token.shortHex, Self.token.shortHex])
+        #expect(list.devicesNotListed == 2)
+        #expect(list.devicesElsewhereError == nil)
+
+        coordinator.answer = { _, _ throws(StoreError) in throw StoreError(operation: "read devices", message: "connection lost") }
+        let unread = await world.service.tokenList()
+        #expect(unread.tokens.map(\.deviceId) == ["phone"])
+        #expect(unread.devicesElsewhereError == "store read devices failed: connection lost")
+    }
+
     @Test("A device this instance stops driving while the store is read is read once more, not left out")
     func deviceLostDuringTheReadIsReadAgain() async throws {
         let reads = Mutex(0)

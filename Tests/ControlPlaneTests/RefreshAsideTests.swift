@@ -11,14 +11,7 @@ import Testing
 @Suite struct RefreshAsideTests {
     @Test("A change is pushed while the previous tick's refresh is still waiting for APNs", .timeLimit(.minutes(1)))
     func changeIsNotHeldBehindARefresh() async throws {
-        let time = ManualTime()
-        let gateway = HoldingGateway()
-        let service = ControlPlaneService(
-            .init(
-                store: InMemoryStore(), gateway: gateway, decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock,
-                clock: ManualClock(), policy: CardPolicy(staleAfter: 600), tickInterval: .seconds(600),
-                coalesceWindow: .zero))
-        try await service.start()
+        let (time, gateway, service) = try await Self.startedService()
         let loop = Task { await service.run() }
         defer { loop.cancel() }
         // "steady" shows /work, "probe" shows /probe: a probe report changes the probe's card only.
@@ -57,6 +50,73 @@ import Testing
         try await bounded("the refresh answered and recorded") {
             while await service.watcherSnapshot.boxes["steady"]?.pending != nil { await Task.yield() }
         }
+    }
+
+    @Test("With a wave of refreshes queued, a change's push leaves before the refreshes still waiting", .timeLimit(.minutes(1)))
+    func changeLeavesBeforeAQueuedWave() async throws {
+        let (time, gateway, service) = try await Self.startedService()
+        let loop = Task { await service.run() }
+        defer { loop.cancel() }
+        // A wave: cards started together reach their stale-date refresh together.
+        let wave = 2 * RefreshQueue.sliceSize + 20
+        let steady = (0..<wave).map { DeviceID("steady-\($0)") }
+        try await service.putSession("w1", SessionReport(title: "Build", cwd: "/work", busy: true))
+        try await service.putSession("p1", SessionReport(title: "Probe", cwd: "/probe", busy: true))
+        for (index, device) in steady.enumerated() {
+            try await service.reportDevice(device, DeviceProfile(env: .sandbox, hiddenDirs: ["/probe"]), pushToStartToken: nil)
+            try await service.registerToken(device, .update, env: .sandbox, hex: Self.hex(index))
+        }
+        try await bounded("the steady cards pushed") { while gateway.delivered.count < wave { await Task.yield() } }
+        time.advance(100)
+        try await service.reportDevice("probe", DeviceProfile(env: .sandbox, hiddenDirs: ["/work"]), pushToStartToken: nil)
+        try await service.registerToken("probe", .update, env: .sandbox, hex: hexB)
+        try await bounded("every card pushed and answered") {
+            while gateway.delivered.count < wave + 1 { await Task.yield() }
+            while await service.watcherSnapshot.boxes.values.contains(where: { $0.pending != nil }) { await Task.yield() }
+        }
+
+        // The wave falls due; APNs holds the answers of the slice sent, so the rest of the wave stays queued.
+        for device in steady { gateway.hold(device) }
+        time.advance(600 - CardPolicy(staleAfter: 600).staleRefreshLead - 100)
+        try await service.heartbeat("mac", ttlSeconds: 3_600)
+        try await bounded("the first slice of the wave sent") {
+            while gateway.heldCount < RefreshQueue.sliceSize { await Task.yield() }
+        }
+        time.advance(10)
+        try await service.putSession("p1", SessionReport(title: "Probe", cwd: "/probe", busy: false))
+        try await bounded("the probe's change pushed", within: .seconds(5)) {
+            while !gateway.delivered.contains(where: { $0.deviceId == "probe" && $0.action == .end }) { await Task.yield() }
+        }
+        let sent = Array(gateway.delivered.dropFirst(wave + 1))
+        #expect(sent.count == RefreshQueue.sliceSize + 1)
+        #expect(sent.dropLast().allSatisfy { $0.deviceId != "probe" && $0.isStaleDateRefresh })
+        #expect(sent.last.map { $0.deviceId == "probe" && !$0.isStaleDateRefresh } == true)
+        gateway.releaseAll()
+        try await bounded("the rest of the wave sent and answered") {
+            while gateway.delivered.count < 2 * wave + 2 { await Task.yield() }
+            while await service.watcherSnapshot.boxes.values.contains(where: { $0.pending != nil }) { await Task.yield() }
+        }
+        #expect(gateway.delivered.dropFirst(wave + 1).filter(\.isStaleDateRefresh).count == wave)
+    }
+
+    /// A started service on a manual clock whose timer never fires in a test (changes wake it), pushing
+    /// through a gateway that holds the answers a test asks it to.
+    static func startedService() async throws -> (ManualTime, HoldingGateway, ControlPlaneService) {
+        let time = ManualTime()
+        let gateway = HoldingGateway()
+        let service = ControlPlaneService(
+            .init(
+                store: InMemoryStore(), gateway: gateway, decisionLog: InMemoryDecisionLog(), wallClock: time.wallClock,
+                clock: ManualClock(), policy: CardPolicy(staleAfter: 600), tickInterval: .seconds(600),
+                coalesceWindow: .zero))
+        try await service.start()
+        return (time, gateway, service)
+    }
+
+    /// A distinct update token per steady device.
+    static func hex(_ index: Int) -> String {
+        let digits = String(index, radix: 16)
+        return String(repeating: "a", count: 64 - digits.count) + digits
     }
 }
 

@@ -63,16 +63,9 @@ public final class AccountDirectory: Sendable {
         self.wallClock = wallClock
     }
 
-    /// Loads the accounts and starts every live one's service (its rows loaded). Call once, before serving.
-    public func start() async throws(ServiceError) {
-        guard let store else { return }
-        let records: [AccountRecord]
-        do { records = try await store.accounts() } catch { throw .store(error) }
-        for record in records {
-            keep(record)
-            if !record.isRevoked { try await open(record.id) }
-        }
-    }
+    /// Loads the accounts and starts every live one's service (its rows loaded). Call once, before serving:
+    /// the first ``refresh()``.
+    public func start() async throws(ServiceError) { try await refresh() }
 
     /// Runs every live account's service (ticks, pushes) until cancelled; accounts made meanwhile start
     /// at once. The owner's service is run by its caller, as before accounts.
@@ -121,6 +114,29 @@ public final class AccountDirectory: Sendable {
     /// `account`'s tenant, while it is live.
     public func tenant(_ account: AccountID) -> Tenant? {
         account == .owner ? owner : state.withLock { $0.tenants[account] }
+    }
+
+    /// Whether an account is served here, as a lease round needs to know before it gives up the account's
+    /// devices (``LeaseDirector``).
+    public enum Presence: Sendable {
+        /// Served: its service drives the devices it is told it holds.
+        case served(Tenant)
+        /// Being opened (made here, or read by a refresh and not started yet): served soon, not gone.
+        case opening
+        /// Not heard of here (made elsewhere since the accounts were last read).
+        case unknown
+        /// Never served here: revoked, failed to open, or this server cannot serve accounts.
+        case closed
+    }
+
+    /// `account`'s presence here now.
+    public func presence(of account: AccountID) -> Presence {
+        if account == .owner { return .served(owner) }
+        return state.withLock { state in
+            if let tenant = state.tenants[account] { return .served(tenant) }
+            if state.opening.contains(account) || state.pending.contains(account) { return .opening }
+            return state.records[account] == nil ? .unknown : .closed
+        }
     }
 
     /// The live account whose token `bearer` is.
@@ -185,7 +201,7 @@ public final class AccountDirectory: Sendable {
             throw Self.nameTaken(id)
         }
         keep(record)
-        try await open(id)
+        if claimOpening(id) { try await open(id) }
         return (token, AccountListing(record))
     }
 
@@ -208,17 +224,23 @@ public final class AccountDirectory: Sendable {
     }
 
     /// Catches up with the accounts made or revoked elsewhere (other instances sharing the database):
-    /// opens the new live ones, stops the revoked ones.
+    /// opens the new live ones, stops the revoked ones. Every account to open is marked as opening before
+    /// the first is opened, so a lease round meanwhile never takes one for gone (``presence(of:)``).
+    /// Throws the first failure, after trying every account.
     public func refresh() async throws(ServiceError) {
         guard let store else { return }
         let records: [AccountRecord]
         do { records = try await store.accounts() } catch { throw .store(error) }
-        for record in records {
-            let isPending = state.withLock { $0.pending.contains(record.id) }
-            guard !isPending else { continue }
+        var opening: [AccountID] = []
+        for record in records where !state.withLock({ $0.pending.contains(record.id) }) {
             keep(record)
-            if record.isRevoked { close(record.id) } else if tenant(record.id) == nil { try await open(record.id) }
+            if record.isRevoked { close(record.id) } else if claimOpening(record.id) { opening.append(record.id) }
         }
+        var failure: ServiceError?
+        for id in opening {
+            do { try await open(id) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
     }
 
     private static func nameTaken(_ id: AccountID) -> ServiceError {
@@ -236,16 +258,22 @@ public final class AccountDirectory: Sendable {
         tenant?.service.events.finishAll()
     }
 
-    /// Makes, starts and keeps `id`'s service; runs it when the directory runs.
-    private func open(_ id: AccountID) async throws(ServiceError) {
-        guard let store, let makeService, unavailable == nil else { return }
-        let isOpening = state.withLock { state in
-            let isOpening = state.tenants[id] != nil || state.opening.contains(id)
-            if !isOpening { state.opening.insert(id) }
-            return isOpening
+    /// Marks `id` as being opened: false when it is served or being opened already, or when this server
+    /// cannot open accounts.
+    private func claimOpening(_ id: AccountID) -> Bool {
+        guard store != nil, makeService != nil, unavailable == nil else { return false }
+        return state.withLock { state in
+            guard state.tenants[id] == nil, !state.opening.contains(id) else { return false }
+            state.opening.insert(id)
+            return true
         }
-        guard !isOpening else { return }
+    }
+
+    /// Makes, starts and keeps `id`'s service (claimed by ``claimOpening(_:)``); runs it when the
+    /// directory runs.
+    private func open(_ id: AccountID) async throws(ServiceError) {
         defer { state.withLock { _ = $0.opening.remove(id) } }
+        guard let store, let makeService else { return }
         let service: ControlPlaneService
         do { service = try makeService(id, store.scoped(to: id)) } catch {
             throw .store(StoreError(operation: "open account \(id)", message: "\(error)"))
@@ -260,6 +288,8 @@ public final class AccountDirectory: Sendable {
             // Revoked while it opened: never served.
             guard state.records[id]?.isRevoked != true else { return false }
             state.tenants[id] = tenant
+            // Served from here on: no longer opening, in the same step (a lease round never sees neither).
+            state.opening.remove(id)
             return state.isRunning
         }
         if isRunning { launch(tenant) }

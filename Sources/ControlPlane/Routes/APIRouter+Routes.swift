@@ -93,10 +93,7 @@ extension APIRouter {
                 }
             },
             Route("GET", "/api/push/live-activity/state") { _, _ in .json(await service.liveActivityState()) },
-            Route("GET", "/api/push/live-activity/tokens") { _, _ in
-                struct Body: Encodable { var tokens: [TokenListing] }
-                return .json(Body(tokens: await service.tokenListings()))
-            },
+            Route("GET", "/api/push/live-activity/tokens") { _, _ in .json(await service.tokenList()) },
             Route("GET", "/api/push/live-activity/history") { request, _ in
                 struct Body: Encodable { var history: [CardHistoryRecord] }
                 guard let limit = limit(request, default: 100, max: 10_000) else {

@@ -1,8 +1,8 @@
 import FleetCore
 import Foundation
 
-/// One `lfg serve` among several sharing a database (contract 8.4).
-public struct InstanceID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+/// One `lfg serve` among several sharing a database (contract 8.4); encoded as its name.
+public struct InstanceID: RawRepresentable, Hashable, Sendable, Encodable, CustomStringConvertible {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
@@ -176,7 +176,8 @@ public protocol FleetCoordinator: Sendable {
     func fleetRevision(account: AccountID) async throws(StoreError) -> Int64
     /// Every account's fleet revision (accounts never written are absent).
     func fleetRevisions() async throws(StoreError) -> [AccountID: Int64]
-    /// `account`'s shared part of the store: sessions, hosts and questions (devices left out), and its revision.
+    /// `account`'s shared part of the store, in one snapshot with its revision: sessions, hosts, questions,
+    /// paired devices' credentials and the `since` baselines (devices and their retired channels left out).
     func loadFleet(account: AccountID) async throws(StoreError) -> (contents: StoreContents, revision: Int64)
     /// What the other instances changed in `account`'s fleet after `revision`, read in one snapshot; nil
     /// when that is no longer known (the change log was pruned past it): load the whole fleet instead.

@@ -27,8 +27,10 @@ public actor LeaseDirector {
     private var knownRevisionSum: Int64 = -1
     /// The accounts' stamp as last read (-1: re-read the accounts at the next round).
     private var accountsStamp: Int64 = -1
-    private var isRefreshingAccounts = false
+    /// The accounts must be read again (a round saw their stamp move, or a notification said so); done
+    /// beside the rounds, with the other catch-ups.
     private var isAccountsRefreshOwed = false
+    private var isRefreshingAccounts = false
     /// What the last round found to catch up on (a revision sum not yet read, accounts with queued
     /// writes), done beside the rounds (``runCatchUps()``), so a round never waits for the reads.
     private var owedRevisionSum: Int64?
@@ -70,7 +72,8 @@ public actor LeaseDirector {
     }
 
     /// One round: give up what services stopped driving, renew, claim, and tell each account whose share
-    /// changed; then catch up on what notifications may have missed (fleet changes, queued writes, accounts).
+    /// changed; then have the catch-ups read what notifications may have missed (fleet changes, queued
+    /// writes, accounts). An account being opened is neither told nor given up until it is served.
     public func round() async {
         let startedAt = wallClock.now
         let (number, requests) = leases.startRound()
@@ -86,23 +89,29 @@ public actor LeaseDirector {
         for device in releasing { held[device.account]?.remove(device.device) }
         if round.accountsStamp != accountsStamp {
             accountsStamp = round.accountsStamp
-            await refreshAccounts()
+            isAccountsRefreshOwed = true
         }
         let now = Self.grouped(round.held)
         let gained = Self.grouped(round.gained)
         var lost = 0
+        var notYetServed: [AccountID: Set<DeviceID>] = [:]
         for account in Set(held.keys).union(now.keys).sorted() {
             let before = held[account] ?? []
             let after = now[account] ?? []
             guard before != after || gained[account] != nil else { continue }
-            guard let service = accounts.tenant(account)?.service else {
+            switch served(account) {
+            case .some(let service):
+                lost += await service.leaseShareChanged(held: after, gained: gained[account] ?? [], round: number)
+            case .none where isServedSoon(account):
+                // Being opened here: its leases are kept, and it is told its share at the first round
+                // after it opened (its share then differs from the one recorded for it).
+                notYetServed[account] = before
+            case .none:
                 // An account not served here (revoked): nobody here drives its devices.
                 leases.requestRelease(after.map { LeasedDevice(account, $0) })
-                continue
             }
-            lost += await service.leaseShareChanged(held: after, gained: gained[account] ?? [], round: number)
         }
-        held = now
+        held = now.merging(notYetServed) { _, recorded in recorded }.filter { !$0.value.isEmpty }
         leases.finishRound(
             validUntil: startedAt + ttl * ControlPlaneService.leaseTrust, held: round.held.count,
             gained: round.gained.count, lost: lost, shed: releasing.count)
@@ -116,7 +125,24 @@ public actor LeaseDirector {
         }
         owedInboxAccounts.formUnion(round.inboxAccounts)
         if round.fleetRevisionSum != knownRevisionSum { owedRevisionSum = round.fleetRevisionSum }
-        if !owedInboxAccounts.isEmpty || owedRevisionSum != nil { catchUp.notify() }
+        if !owedInboxAccounts.isEmpty || owedRevisionSum != nil || isAccountsRefreshOwed { catchUp.notify() }
+    }
+
+    /// `account`'s service when it is served here.
+    private func served(_ account: AccountID) -> ControlPlaneService? {
+        if case .served(let tenant) = accounts.presence(of: account) { return tenant.service }
+        return nil
+    }
+
+    /// Whether `account`, not served here, soon will be: it is being opened, or it was made since the
+    /// accounts were last read (a refresh is owed or running). Its leases are kept meanwhile: giving them
+    /// up would leave its devices unpushed until a later round claims them again.
+    private func isServedSoon(_ account: AccountID) -> Bool {
+        switch accounts.presence(of: account) {
+        case .served, .opening: true
+        case .unknown: isAccountsRefreshOwed || isRefreshingAccounts
+        case .closed: false
+        }
     }
 
     /// Catches up on what rounds found until cancelled: the coordinator's reads share a connection with
@@ -125,6 +151,7 @@ public actor LeaseDirector {
         while !Task.isCancelled {
             await catchUp.wait()
             if Task.isCancelled { return }
+            if isAccountsRefreshOwed { await refreshAccounts() }
             let inboxAccounts = owedInboxAccounts
             owedInboxAccounts = []
             for account in inboxAccounts.sorted() { await accounts.tenant(account)?.service.inboxNoticed(nil) }
@@ -140,11 +167,12 @@ public actor LeaseDirector {
     private func stopDriving(_ devices: Set<LeasedDevice>) async -> Set<LeasedDevice> {
         var releasing = Set<LeasedDevice>()
         for (account, ids) in Self.grouped(devices).sorted(by: { $0.key < $1.key }) {
-            guard let service = accounts.tenant(account)?.service else {
+            if let service = served(account) {
+                releasing.formUnion(await service.shed(ids).map { LeasedDevice(account, $0) })
+            } else if !isServedSoon(account) {
                 releasing.formUnion(ids.map { LeasedDevice(account, $0) })
-                continue
             }
-            releasing.formUnion(await service.shed(ids).map { LeasedDevice(account, $0) })
+            // An account being opened keeps its leases; the rounds after it opened balance them again.
         }
         return releasing
     }
@@ -164,15 +192,12 @@ public actor LeaseDirector {
         knownRevisionSum = sum
     }
 
-    /// Opens the accounts made elsewhere and stops the ones revoked. One refresh at a time.
+    /// Opens the accounts made elsewhere and stops the ones revoked, until none is owed (run by the
+    /// catch-ups only, so one at a time).
     private func refreshAccounts() async {
-        guard !isRefreshingAccounts else {
-            isAccountsRefreshOwed = true
-            return
-        }
         isRefreshingAccounts = true
         defer { isRefreshingAccounts = false }
-        repeat {
+        while isAccountsRefreshOwed {
             isAccountsRefreshOwed = false
             let before = Set(accounts.allTenants.map(\.account))
             do { try await accounts.refresh() } catch {
@@ -183,7 +208,7 @@ public actor LeaseDirector {
             // Accounts come and go rarely (made or revoked on some instance): each change is worth a line.
             for account in after.subtracting(before).sorted() { reportProblem("serving account \(account) (made elsewhere)") }
             for account in before.subtracting(after).sorted() { reportProblem("stopped serving account \(account) (revoked)") }
-        } while isAccountsRefreshOwed
+        }
     }
 
     // MARK: notices
@@ -193,7 +218,9 @@ public actor LeaseDirector {
             switch notice {
             case .fleetChanged(let account): await accounts.tenant(account)?.service.fleetChangeNoticed()
             case .inboxPosted(let device): await accounts.tenant(device.account)?.service.inboxNoticed(device.device)
-            case .accountsChanged: await refreshAccounts()
+            case .accountsChanged:
+                isAccountsRefreshOwed = true
+                catchUp.notify()
             case .resumed:
                 // Anything said meanwhile is lost: the next round reads it all again.
                 knownRevisionSum = -1

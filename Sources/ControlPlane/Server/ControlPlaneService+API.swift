@@ -73,8 +73,7 @@ extension ControlPlaneService {
         var cancelled = book.promptReported(sid, nil, isSessionGone: true, at: now)
         do { try await dependencies.store.commit([.deleteSession(sid)] + cancelled.writes) } catch {
             // Sharing a database: its question was settled elsewhere first; take it as stored and delete again.
-            guard let settled = error.conflict?.settledQuestions, !settled.isEmpty else { throw .store(error) }
-            await adoptQuestions(settled.mapValues { $0 })
+            guard await !adoptQuestionsSettledElsewhere(error).isEmpty else { throw .store(error) }
             book = questions
             cancelled = book.promptReported(sid, nil, isSessionGone: true, at: now)
             do { try await dependencies.store.commit([.deleteSession(sid)] + cancelled.writes) } catch { throw .store(error) }
@@ -167,16 +166,9 @@ extension ControlPlaneService {
 
     /// The watcher's view of every device of the account (`GET /api/push/live-activity/state`): the devices
     /// this instance drives from memory, and, when several instances share the database, the others' as
-    /// stored (``devicesElsewhere(_:)``), each with the instance driving it.
+    /// stored (``devicesElsewhere(among:)``), each with the instance driving it.
     public func liveActivityState() async -> LiveActivityState {
-        var elsewhere = StoredDevices()
-        var elsewhereError: String?
-        if dependencies.coordinator != nil {
-            do { elsewhere = try await devicesElsewhere() } catch {
-                elsewhereError = "\(error)"
-                dependencies.reportProblem("listing the devices other instances drive failed: \(error)")
-            }
-        }
+        let (elsewhere, elsewhereError) = await devicesElsewhereListed()
         // Read after the store: a device this instance took meanwhile is listed as it is here now.
         let reason = pushGateReason
         let instance = dependencies.coordinator?.shared.instance
@@ -224,14 +216,35 @@ extension ControlPlaneService {
             sealKeyId: record.profile.sealKey?.keyID, drivenBy: drivenBy)
     }
 
-    /// Every registered token, first 8 hex characters only.
-    public func tokenListings() -> [TokenListing] {
-        watcher.deviceIds.flatMap { deviceId in
-            watcher.boxes[deviceId]!.record.tokens.map {
-                TokenListing(deviceId: deviceId, kind: $0.kind, env: $0.env, token: $0.shortHex, registeredAt: $0.registeredAt)
-            }
+    /// Every registered token of the account's devices, first 8 hex characters only
+    /// (`GET /api/push/live-activity/tokens`): the devices this instance drives from memory, and, when
+    /// several instances share the database, the others' as stored (``devicesElsewhere(among:)``), each
+    /// with the instance driving it.
+    public func tokenList() async -> TokenList {
+        let (elsewhere, elsewhereError) = await devicesElsewhereListed()
+        // Read after the store: a device this instance took meanwhile is listed as it is here now.
+        let instance = dependencies.coordinator?.shared.instance
+        var devices = watcher.deviceIds.map { ($0, watcher.boxes[$0]!.record, instance) }
+        for (deviceId, record) in elsewhere.records where watcher.boxes[deviceId] == nil {
+            devices.append((deviceId, record, elsewhere.drivers[deviceId]))
         }
+        if !elsewhere.records.isEmpty { devices.sort { $0.0.rawValue < $1.0.rawValue } }
+        var list = TokenList(tokens: devices.flatMap { deviceId, record, drivenBy in
+            record.tokens.map {
+                TokenListing(
+                    deviceId: deviceId, kind: $0.kind, env: $0.env, token: $0.shortHex, registeredAt: $0.registeredAt,
+                    drivenBy: drivenBy)
+            }
+        })
+        if dependencies.coordinator != nil {
+            list.devicesNotListed = elsewhere.notRead
+            list.devicesElsewhereError = elsewhereError
+        }
+        return list
     }
+
+    /// The tokens of ``tokenList()`` alone (the dashboard's).
+    public func tokenListings() async -> [TokenListing] { await tokenList().tokens }
 
     /// The last `limit` decision-log lines (JSON text), oldest first.
     public func recentDecisionLog(limit: Int) -> [String] { Array(recentLog.suffix(max(0, limit))) }

@@ -8,6 +8,17 @@ extension ControlPlaneService {
     /// not listed, so a request costs a bounded read whatever the account's size.
     public static let devicesReadElsewhereLimit = 10_000
 
+    /// The devices other instances drive, for a listing of the whole account (the state, the tokens): as
+    /// ``devicesElsewhere(among:)`` reads them, or none and why (the listing says so, and stderr). Alone:
+    /// none and no error.
+    func devicesElsewhereListed() async -> (devices: StoredDevices, error: String?) {
+        guard dependencies.coordinator != nil else { return (StoredDevices(), nil) }
+        do { return (try await devicesElsewhere(), nil) } catch {
+            dependencies.reportProblem("listing the devices other instances drive failed: \(error)")
+            return (StoredDevices(), "\(error)")
+        }
+    }
+
     /// The stored records of this account's devices that this instance does not drive (`among` them
     /// only, when given), each with the instance that does. Devices this instance stopped driving while
     /// the store was read (a lease lost or shed meanwhile) are read once more, so none goes missing.

@@ -65,7 +65,7 @@ extension ControlPlaneService {
                         if let report = stale.report { storedReports[sid] = report }
                     }
                     // A question the group would cancel was settled elsewhere first: take it as stored.
-                    await adoptQuestions(conflict.settledQuestions.mapValues { $0 })
+                    await adoptQuestionsSettledElsewhere(error)
                     continue
                 }
                 sessionChanges.withLock { queue in

@@ -109,9 +109,9 @@ public actor ControlPlaneService {
     let commitTimes = TimedStore.CommitTimes()
     /// Pairing codes and device credentials (issue 16), read by the authenticator on every request.
     public nonisolated let pairing = Pairing()
-    /// Stale-date refreshes a tick decided, waiting for ``runRefreshDeliveries()`` (while it runs; a service
+    /// Stale-date refreshes ticks decided, waiting for ``runRefreshDeliveries()`` (while it runs; a service
     /// ticked without `run()` sends them inline, after the tick's other pushes).
-    private var refreshOutbox: [Outgoing] = []
+    private var refreshQueue = RefreshQueue()
     private let refreshSignal = ChangeSignal()
     private var isDeliveringRefreshesAside = false
     /// A change was noted since the tick loop last woke (a wake-up without one is the timer's).
@@ -145,15 +145,15 @@ public actor ControlPlaneService {
     public func start() async throws(StoreError) {
         await acquire()
         defer { release() }
+        let contents: StoreContents
         if let coordinator = dependencies.coordinator {
-            // Read before the rows: changes committed meanwhile are read again later (each as it is now).
-            coordination.fleetRevision = try await coordinator.shared.fleetRevision(account: coordinator.account)
-        }
-        var contents = try await dependencies.store.load()
-        // With other instances, devices arrive one by one as their leases are won.
-        if dependencies.coordinator != nil {
-            contents.devices = [:]
-            contents.retiredChannels = []
+            // With other instances, devices arrive one by one as their leases are won: only the shared part
+            // is read, in one snapshot with the revision it carries (changes committed after it are read later).
+            let loaded = try await coordinator.shared.loadFleet(account: coordinator.account)
+            coordination.fleetRevision = loaded.revision
+            contents = loaded.contents
+        } else {
+            contents = try await dependencies.store.load()
         }
         fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts, heardAt: now)
         pairing.load(contents.deviceCredentials)
@@ -181,8 +181,12 @@ public actor ControlPlaneService {
 
     /// Runs `events` through a copy of the watcher, commits their writes (with `writes` first) in one
     /// transaction, and only then keeps the new watcher. Returns what must go to APNs. Hold the lock.
+    ///
+    /// The copy stages its writes to the boxes (``Watcher/beginStagedStep()``): until the commit, readers see
+    /// the committed watcher, and the boxes it did not touch are never copied.
     func apply(_ events: [WatcherEvent], writes: [StoreWrite] = []) async throws(StoreError) -> Outgoing {
         var next = watcher
+        next.beginStagedStep()
         var allWrites = writes
         var lines: [DecisionLogLine] = []
         var outgoing = Outgoing()
@@ -198,7 +202,9 @@ public actor ControlPlaneService {
         }
         if dependencies.coordinator != nil { allWrites = allWrites.map(scopedToHeldDevices) }
         if !allWrites.isEmpty { try await dependencies.store.commit(allWrites) }
-        watcher = next
+        // The copy taken above must be gone before the staged writes are folded in, or they copy every box.
+        watcher = consume next
+        watcher.commitStagedStep()
         await record(lines)
         return outgoing
     }
@@ -261,30 +267,30 @@ public actor ControlPlaneService {
         }
         release()
         // A change's push never waits behind routine stale-date refreshes (a wave of them can be hundreds
-        // a tick): the refreshes go out beside the tick loop, which moves on to the next change at once.
-        let (prompt, refreshes) = outgoing.splitting { watcher.isStaleDateRefresh($0) }
+        // a tick): the change goes to APNs at once, the refreshes a slice at a time beside the tick loop, which
+        // moves on to the next change at once.
+        let (changes, refreshes) = outgoing.splitting(\.isStaleDateRefresh)
         if isDeliveringRefreshesAside {
             if !refreshes.isEmpty {
-                refreshOutbox.append(refreshes)
+                refreshQueue.append(refreshes.batches)
                 refreshSignal.notify()
             }
-            await deliver(prompt)
+            await deliver(changes)
         } else {
-            await deliver(prompt)
+            await deliver(changes)
             await deliver(refreshes)
         }
     }
 
-    /// Sends the refreshes ticks set aside, until cancelled.
+    /// Sends the refreshes ticks set aside, one slice at a time (``RefreshQueue``), until cancelled.
     private func runRefreshDeliveries() async {
         isDeliveringRefreshesAside = true
         defer { isDeliveringRefreshesAside = false }
         while !Task.isCancelled {
             await refreshSignal.wait()
-            if Task.isCancelled { return }
-            let queued = refreshOutbox
-            refreshOutbox = []
-            await deliver(Outgoing(batches: queued.flatMap(\.batches)))
+            while !Task.isCancelled, let slice = refreshQueue.nextSlice() {
+                await deliver(Outgoing(batches: slice))
+            }
         }
     }
 
@@ -385,10 +391,7 @@ public actor ControlPlaneService {
         changes.notify()
     }
 
-    /// Whether a timed tick could decide nothing: no device driven here, no session, no question, no
-    /// widget reload or channel deletion owed. Anything that ends it notes a change (``noteChange()``).
-    public var isIdle: Bool {
-        watcher.deviceIds.isEmpty && fleet.sessions.isEmpty && fleet.hosts.isEmpty && questions.questions.isEmpty
-            && widgetOutbox.isEmpty && watcher.retiredChannels.isEmpty
-    }
+    /// Whether only a change calls for a tick: no timer of the watcher, no question expiring, no widget reload
+    /// owed (``nextTickDue`` is nil). Anything that ends it notes a change (``noteChange()``).
+    public var isIdle: Bool { nextTickDue == nil }
 }

@@ -222,12 +222,35 @@ public struct TokenListing: Hashable, Sendable, Encodable {
     public var env: PushEnvironment
     public var token: String
     public var registeredAt: UnixTime
+    /// Several instances on one database (an extension, left out by a lone instance): the instance driving
+    /// the token's device; nil when none holds it now.
+    public var drivenBy: InstanceID?
 
-    public init(deviceId: DeviceID, kind: TokenKind, env: PushEnvironment, token: String, registeredAt: UnixTime) {
+    public init(
+        deviceId: DeviceID, kind: TokenKind, env: PushEnvironment, token: String, registeredAt: UnixTime,
+        drivenBy: InstanceID? = nil
+    ) {
         self.deviceId = deviceId
         self.kind = kind
         self.env = env
         self.token = token
         self.registeredAt = registeredAt
+        self.drivenBy = drivenBy
+    }
+}
+
+/// `GET /api/push/live-activity/tokens`: every token of the account's devices, whichever instance drives them.
+public struct TokenList: Hashable, Sendable, Encodable {
+    /// By device id, each device's tokens in its own order.
+    public var tokens: [TokenListing]
+    /// As in ``LiveActivityState/devicesNotListed``: devices past the listing's bound (sharing a database).
+    public var devicesNotListed: Int?
+    /// As in ``LiveActivityState/devicesElsewhereError``: why the devices other instances drive are missing.
+    public var devicesElsewhereError: String?
+
+    public init(tokens: [TokenListing], devicesNotListed: Int? = nil, devicesElsewhereError: String? = nil) {
+        self.tokens = tokens
+        self.devicesNotListed = devicesNotListed
+        self.devicesElsewhereError = devicesElsewhereError
     }
 }

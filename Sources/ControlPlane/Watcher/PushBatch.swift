@@ -38,12 +38,17 @@ public struct PushBatch: Hashable, Sendable {
     public var inputPushChannel: BroadcastChannelID?
     /// For a channel card's `update` and `end`: publish to this channel instead of sending to tokens.
     public var channel: DeviceChannel?
+    /// Marked by the rule that decided it: an `update` whose content is what the card already shows, sent
+    /// only to move the card's stale date (guard `stale-date`). A routine refresh: a driver sends the pushes
+    /// that carry a change first (a wave of refreshes can be hundreds a tick).
+    public var isStaleDateRefresh: Bool
 
     public init(
         id: UInt64, deviceId: DeviceID, action: PushAction, contentState: ContentState, dismissalDate: UnixTime?,
         targets: [PushTarget], decidedAt: UnixTime, priority: PushPriority = .immediate, staleDate: UnixTime? = nil,
-        inputPushChannel: BroadcastChannelID? = nil, channel: DeviceChannel? = nil
+        inputPushChannel: BroadcastChannelID? = nil, channel: DeviceChannel? = nil, isStaleDateRefresh: Bool = false
     ) {
+        self.isStaleDateRefresh = isStaleDateRefresh
         self.id = id
         self.deviceId = deviceId
         self.action = action

@@ -32,9 +32,13 @@ extension Watcher {
     }
 
     /// Publishes an ended card's `end` once more on its held channel, once the next card has started.
-    mutating func repeatEnd(_ box: inout FleetBox, deviceId: DeviceID, now: UnixTime) -> [WatcherEffect] {
+    mutating func repeatEnd(
+        _ box: inout FleetBox, deviceId: DeviceID, now: UnixTime, routineWaiting: inout Bool
+    ) -> [WatcherEffect] {
         guard box.record.card != nil, !box.endsToRepeat.isEmpty else { return [] }
-        return send(.end, content: .zeroed(at: now), box: &box, deviceId: deviceId, now: now, purpose: .repeatedEnd)
+        return send(
+            .end, content: .zeroed(at: now), box: &box, deviceId: deviceId, now: now, routineWaiting: &routineWaiting,
+            purpose: .repeatedEnd)
     }
 
     /// `channel` as retired after an `end` was published on it at `now` (without the guard: deleted at once).

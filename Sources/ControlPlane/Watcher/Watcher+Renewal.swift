@@ -18,7 +18,8 @@ import FleetCore
 extension Watcher {
     /// Starts the card that replaces `card`; in channel mode on a channel `card` does not listen on.
     mutating func renew(
-        _ box: inout FleetBox, card: FleetCard, content: ContentState, deviceId: DeviceID, now: UnixTime
+        _ box: inout FleetBox, card: FleetCard, content: ContentState, deviceId: DeviceID, now: UnixTime,
+        routineWaiting: inout Bool
     ) -> [WatcherEffect] {
         var channel: DeviceChannel?
         if wantsChannel(box.record) {
@@ -26,7 +27,9 @@ extension Watcher {
             guard let fresh = free.first else { return requestChannel(&box, deviceId: deviceId, now: now) }
             channel = fresh
         }
-        return send(.start, content: content, box: &box, deviceId: deviceId, now: now, purpose: .renewal, startChannel: channel)
+        return send(
+            .start, content: content, box: &box, deviceId: deviceId, now: now, routineWaiting: &routineWaiting,
+            purpose: .renewal, startChannel: channel)
     }
 
     /// The renewal's start was delivered: the new card takes over and the old one starts retiring.
@@ -52,15 +55,22 @@ extension Watcher {
             contentState: batch.contentState, startedAt: now, origin: .pushToStart, channel: batch.inputPushChannel,
             staleAt: batch.staleDate)
         effects.append(.recordHistory(.started(deviceId, at: now, origin: .pushToStart)))
-        return effects + endRetiringCard(&box, deviceId: deviceId, now: now)
+        // A routine wait of the old card's end needs no wake-up: the answer left the box changed, so the device
+        // is decided at the next tick, which sends the end or waits again.
+        var routineWaiting = false
+        return effects + endRetiringCard(&box, deviceId: deviceId, now: now, routineWaiting: &routineWaiting)
     }
 
     /// Sends the retiring card its `end`, or lets it go when nothing can reach it any more.
-    mutating func endRetiringCard(_ box: inout FleetBox, deviceId: DeviceID, now: UnixTime) -> [WatcherEffect] {
+    mutating func endRetiringCard(
+        _ box: inout FleetBox, deviceId: DeviceID, now: UnixTime, routineWaiting: inout Bool
+    ) -> [WatcherEffect] {
         guard let retiring = box.record.retiringCard else { return [] }
         let isUnreachable = retiring.channel == nil && retiring.updateTargets.isEmpty
         guard isUnreachable || now - retiring.startedAt >= CardPolicy.cardLifetimeSeconds else {
-            return send(.end, content: .zeroed(at: now), box: &box, deviceId: deviceId, now: now, purpose: .retiringEnd)
+            return send(
+                .end, content: .zeroed(at: now), box: &box, deviceId: deviceId, now: now,
+                routineWaiting: &routineWaiting, purpose: .retiringEnd)
         }
         return finishRenewal(&box, deviceId: deviceId, isOldCardEnded: false, now: now)
     }

@@ -8,10 +8,14 @@ extension Watcher {
     /// nothing can carry it, or
     /// does nothing while a routine change waits for its coalescing interval (guard `priority-budget`).
     ///
-    /// - Parameter startChannel: for a `start`, the channel the new card subscribes to (channel mode).
+    /// - Parameters:
+    ///   - routineWaiting: set when a routine push waits for its coalescing interval (the device is woken then).
+    ///   - startChannel: for a `start`, the channel the new card subscribes to (channel mode).
+    ///   - isStaleDateRefresh: the update only moves the card's stale date (``PushBatch/isStaleDateRefresh``).
     mutating func send(
         _ action: PushAction, content: ContentState, box: inout FleetBox, deviceId: DeviceID, now: UnixTime,
-        purpose: PushPurpose = .card, startChannel: DeviceChannel? = nil
+        routineWaiting: inout Bool, purpose: PushPurpose = .card, startChannel: DeviceChannel? = nil,
+        isStaleDateRefresh: Bool = false
     ) -> [WatcherEffect] {
         var route = self.route(action, box: box, purpose: purpose, startChannel: startChannel)
         // Tokens APNs refused for a passing reason wait out their back-off: never a re-send every tick.
@@ -33,7 +37,7 @@ extension Watcher {
         let priority: PushPriority
         switch priorityVerdict(action, shown: shown, next: content, box: box, now: now) {
         case .wait:
-            routineWaits.insert(deviceId)
+            routineWaiting = true
             return []
         case .send(let chosen): priority = chosen
         }
@@ -47,7 +51,8 @@ extension Watcher {
             id: makeBatchId(), deviceId: deviceId, action: action, contentState: content,
             dismissalDate: action == .end ? now : nil, targets: route.targets, decidedAt: now, priority: priority,
             staleDate: action != .end && guards.isOn(.staleDate) ? policy.staleDate(pushedAt: now) : nil,
-            inputPushChannel: action == .start ? startChannel?.id : nil, channel: route.channel)
+            inputPushChannel: action == .start ? startChannel?.id : nil, channel: route.channel,
+            isStaleDateRefresh: isStaleDateRefresh)
         box.pending = PendingPush(batch: batch, generation: box.generation, purpose: purpose)
         let decide = DecisionLogLine.decide(
             at: now, deviceId: deviceId, action: action, tokens: route.targets.count, content: content,

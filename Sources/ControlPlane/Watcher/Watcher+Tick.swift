@@ -26,14 +26,6 @@ extension Watcher {
         return effects
     }
 
-    /// Whether `batch` only moves a card's stale date (its content is the card's, by the rule that decided it):
-    /// a routine refresh, which a driver may send after the pushes that carry a change.
-    public func isStaleDateRefresh(_ batch: PushBatch) -> Bool {
-        guard batch.action == .update, let box = boxes[batch.deviceId], let card = box.record.card else { return false }
-        let words = box.record.profile.cardWords(privacyByDefault: policy.privacyByDefault)
-        return card.contentState.isSame(as: batch.contentState, words: words, guards: guards)
-    }
-
     /// The most devices one tick decides for because a timer of theirs is due (devices an event or a view
     /// change touched are decided whatever their number).
     public static let timedDecisionsPerTick = 500
@@ -43,18 +35,21 @@ extension Watcher {
     private mutating func decide(_ deviceId: DeviceID, now: UnixTime) -> [WatcherEffect] {
         let view = views.view(for: boxes[deviceId]!.record.profile.hiddenDirs, guards: guards)
         let before = boxes[deviceId]!
-        let effects = decide(deviceId, view: view, now: now)
+        // Whether this decision held a routine push for its coalescing interval (``PushBudget``).
+        var routineWaiting = false
+        let effects = decide(deviceId, view: view, now: now, routineWaiting: &routineWaiting)
         let box = boxes[deviceId]!
         if box != before { dirtyDevices.insert(deviceId) }
-        let isWaiting = routineWaits.remove(deviceId) != nil
-        deviceWakes.schedule(deviceId, at: Self.wake(at: wakeTimes(box, isRoutineWaiting: isWaiting), now: now))
+        deviceWakes.schedule(deviceId, at: Self.wake(at: wakeTimes(box, isRoutineWaiting: routineWaiting), now: now))
         return effects
     }
 
     /// The section-6 decision table for one device, plus token ageing, channel upkeep and renewal.
     ///
     /// The box is written back only when this tick changed it, so a tick over an unchanged fleet copies nothing.
-    private mutating func decide(_ deviceId: DeviceID, view: FleetView, now: UnixTime) -> [WatcherEffect] {
+    private mutating func decide(
+        _ deviceId: DeviceID, view: FleetView, now: UnixTime, routineWaiting: inout Bool
+    ) -> [WatcherEffect] {
         var box = boxes[deviceId]!
         // A push for this card is in flight; its answer decides what the card holds.
         guard box.pending == nil else { return [] }
@@ -62,10 +57,12 @@ extension Watcher {
         var effects = forgetAgedTokens(&box, deviceId: deviceId, now: now)
         effects += upkeepChannels(&box, deviceId: deviceId, now: now)
         if box.record.retiringCard != nil {
-            effects += endRetiringCard(&box, deviceId: deviceId, now: now)
+            effects += endRetiringCard(&box, deviceId: deviceId, now: now, routineWaiting: &routineWaiting)
         } else {
-            effects += repeatEnd(&box, deviceId: deviceId, now: now)
-            if box.pending == nil { effects += decideCard(&box, deviceId: deviceId, view: view, now: now) }
+            effects += repeatEnd(&box, deviceId: deviceId, now: now, routineWaiting: &routineWaiting)
+            if box.pending == nil {
+                effects += decideCard(&box, deviceId: deviceId, view: view, now: now, routineWaiting: &routineWaiting)
+            }
         }
         if box != before {
             boxes[deviceId] = box
@@ -75,7 +72,7 @@ extension Watcher {
     }
 
     private mutating func decideCard(
-        _ box: inout FleetBox, deviceId: DeviceID, view: FleetView, now: UnixTime
+        _ box: inout FleetBox, deviceId: DeviceID, view: FleetView, now: UnixTime, routineWaiting: inout Bool
     ) -> [WatcherEffect] {
         // Privacy mode: the push carries counts, phases, ids and times only (contract 8.3).
         let words = box.record.profile.cardWords(privacyByDefault: policy.privacyByDefault)
@@ -105,7 +102,9 @@ extension Watcher {
             // an idle phone never hands the token of. Wait for the answer (it is one request away).
             if wantsChannel(box.record), box.record.channel.current == nil, box.isChannelRequested { return effects }
             let channel = startChannel(box.record)
-            return effects + send(.start, content: content, box: &box, deviceId: deviceId, now: now, startChannel: channel)
+            return effects + send(
+                .start, content: content, box: &box, deviceId: deviceId, now: now, routineWaiting: &routineWaiting,
+                startChannel: channel)
         }
         box.startHeldSince = nil
 
@@ -116,13 +115,16 @@ extension Watcher {
             guards: guards)
         if view.activeTotal == 0 {
             guard verdict == .end else { return effects }
-            return effects + send(.end, content: .zeroed(at: now), box: &box, deviceId: deviceId, now: now)
+            return effects + send(
+                .end, content: .zeroed(at: now), box: &box, deviceId: deviceId, now: now, routineWaiting: &routineWaiting)
         }
         if guards.isOn(.renewal), now - card.startedAt >= policy.renewAfter {
-            return effects + renew(&box, card: card, content: content, deviceId: deviceId, now: now)
+            return effects
+                + renew(&box, card: card, content: content, deviceId: deviceId, now: now, routineWaiting: &routineWaiting)
         }
         // A worded local update the app made over our wordless push is no change (ContentState+Words).
-        if card.contentState.isSame(as: content, words: words, guards: guards) {
+        let isRefresh = card.contentState.isSame(as: content, words: words, guards: guards)
+        if isRefresh {
             // A steady card is re-pushed before its stale date, so only a card nobody can reach reads stale.
             guard guards.isOn(.staleDate), let staleAt = card.staleAt, now >= staleAt - policy.staleRefreshLead else {
                 box.noTokensLogged = nil
@@ -130,6 +132,8 @@ extension Watcher {
             }
             // A refresh nothing can carry is logged `no-tokens` once, not at every tick until the card changes.
         }
-        return effects + send(.update, content: content, box: &box, deviceId: deviceId, now: now)
+        return effects + send(
+            .update, content: content, box: &box, deviceId: deviceId, now: now, routineWaiting: &routineWaiting,
+            isStaleDateRefresh: isRefresh)
     }
 }

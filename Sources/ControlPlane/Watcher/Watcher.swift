@@ -22,8 +22,8 @@ public struct Watcher: Sendable {
     public let policy: CardPolicy
     /// How long a token APNs refused (not as dead) is left alone.
     public let backoff: RetryBackoff
-    /// Every device's fleet box.
-    public internal(set) var boxes: [DeviceID: FleetBox] = [:]
+    /// Every device's fleet box (its writes staged during a driver's step: ``beginStagedStep()``).
+    public internal(set) var boxes = StagedDictionary<DeviceID, FleetBox>()
     /// The sticky `since` baselines of every active session, server-wide (a session's state history is
     /// the same whichever phone looks at it).
     public internal(set) var since: SinceMap = [:]
@@ -35,8 +35,6 @@ public struct Watcher: Sendable {
     var dirtyDevices = Set<DeviceID>()
     /// When each device's decision may change with nothing else changing (``wakeTimes(_:isRoutineWaiting:)``).
     var deviceWakes = WakeSchedule<DeviceID>()
-    /// Devices whose last decision held a routine push for the coalescing interval (``PushBudget``).
-    var routineWaits = Set<DeviceID>()
     /// Decide for every device on every tick (the walk before views were incremental): the reference the
     /// scoped walk is tested against. Off in production.
     public var decidesEveryDevice = false

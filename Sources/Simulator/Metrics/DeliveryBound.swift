@@ -22,7 +22,7 @@ import FleetCore
 /// after APNs' 200, the 8-hour end, the card limit, the channel publish rate, a server's reaction time.
 struct DeliveryBound {
     /// One stretch of a phone's world with nothing changing.
-    private struct Segment {
+    struct Segment {
         var start: Double
         var truth: FleetReduction
         var isOnline: Bool
@@ -31,7 +31,7 @@ struct DeliveryBound {
     }
 
     /// One push the bound sends: the truth's card (nil: no card) from `sentAt`, landing at `landsAt`.
-    private struct Push {
+    struct Push {
         var sentAt: Double
         var card: ContentState?
         var landsAt: Double
@@ -64,74 +64,15 @@ struct DeliveryBound {
     func fractions(_ simulation: Simulation) -> (correct: Double, honest: Double) {
         let end = simulation.duration
         guard end > 0 else { return (1, 1) }
-        let pushes = segments.indices.map { self.pushes(phone: $0, simulation) }
-        var boundaries = Set([0.0, end])
-        for (phone, stretches) in segments.enumerated() {
-            for (index, segment) in stretches.enumerated() {
-                boundaries.insert(segment.start)
-                if !segment.isOnline {
-                    boundaries.insert(outageStart(phone: phone, segment: index) + simulation.staleAfter)
-                }
-            }
-            for push in pushes[phone] { boundaries.insert(push.landsAt) }
-        }
-        let times = boundaries.filter { $0 >= 0 && $0 <= end }.sorted()
-        var correctSeconds = 0.0
-        var honestSeconds = 0.0
-        for (from, to) in zip(times, times.dropFirst()) {
-            var correct = true
-            var honest = true
-            for phone in segments.indices {
-                guard let index = segments[phone].lastIndex(where: { $0.start <= from }) else { continue }
-                let segment = segments[phone][index]
-                guard segment.isInstalled else { continue }
-                let shown = pushes[phone].filter { $0.landsAt <= from }.max { $0.sentAt < $1.sentAt }?.card
-                let cards = shown.map { [$0] } ?? []
-                let isStale = !segment.isOnline && from >= outageStart(phone: phone, segment: index) + simulation.staleAfter
-                correct = correct && CardCorrectness.isCorrect(
-                    cards: cards, truth: segment.truth, activeWhenLastTrustworthy: segment.wasActive)
-                honest = honest && CardCorrectness.isHonest(
-                    cards: cards, isStale: cards.map { _ in isStale }, truth: segment.truth,
-                    activeWhenLastTrustworthy: segment.wasActive)
-            }
-            if correct { correctSeconds += to - from }
-            if honest { honestSeconds += to - from }
-        }
-        return (correctSeconds / end, honestSeconds / end)
-    }
-
-    /// When the outage holding segment `index` began.
-    private func outageStart(phone: Int, segment index: Int) -> Double {
-        var first = index
-        while first > 0, !segments[phone][first - 1].isOnline { first -= 1 }
-        return segments[phone][first].start
-    }
-
-    /// When a push sent at `time` and due to land at `due` lands: at `due` if the phone stays online until
-    /// then, else when it is next back online (APNs hands over what it stored at once).
-    private func landing(phone: Int, sentAt time: Double, due: Double) -> Double {
-        let stretches = segments[phone]
-        guard let first = stretches.lastIndex(where: { $0.start <= time }) else { return due }
-        var index = first
-        while index < stretches.count {
-            let segment = stretches[index]
-            let segmentEnd = index + 1 < stretches.count ? stretches[index + 1].start : .infinity
-            if !segment.isOnline {
-                var back = index
-                while back < stretches.count, !stretches[back].isOnline { back += 1 }
-                return back < stretches.count ? max(stretches[back].start, due) : .infinity
-            }
-            if due < segmentEnd { return due }
-            index += 1
-        }
-        return due
+        let timelines = segments.map(Timeline.init)
+        let pushes = timelines.indices.map { self.pushes(phone: $0, timelines[$0], simulation) }
+        return Self.fractions(timelines, pushes: pushes, end: end, staleAfter: simulation.staleAfter)
     }
 
     /// The bound's pushes for `phone`: one per change of its card, priority 10 where it saves most.
-    private func pushes(phone: Int, _ simulation: Simulation) -> [Push] {
-        let stretches = segments[phone]
+    private func pushes(phone: Int, _ timeline: Timeline, _ simulation: Simulation) -> [Push] {
         var sent: [(time: Double, card: ContentState?)] = []
-        for segment in stretches {
+        for segment in timeline.segments {
             let card = segment.truth.activeTotal > 0 ? segment.truth.contentState : nil
             if let last = sent.last, Self.isSameCard(last.card, card) { continue }
             sent.append((segment.start, card))
@@ -143,8 +84,8 @@ struct DeliveryBound {
             var delays = simulation.draw(.deliveryBound, "\(phone)/\(index)")
             let latency = index == 0 && push.time == 0 ? 0 : delays.uniform(world.apnsLatency)
             let routineDelay = delays.uniform(world.routineDeliveryDelay)
-            routine.append(landing(phone: phone, sentAt: push.time, due: push.time + latency + routineDelay))
-            immediate.append(landing(phone: phone, sentAt: push.time, due: push.time + latency))
+            routine.append(timeline.landing(sentAt: push.time, due: push.time + latency + routineDelay))
+            immediate.append(timeline.landing(sentAt: push.time, due: push.time + latency))
         }
         // The seconds priority 10 saves for each change: the card is wrong until its push lands or the next
         // change comes, whichever is first.

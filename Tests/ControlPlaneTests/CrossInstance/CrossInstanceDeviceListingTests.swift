@@ -4,8 +4,9 @@ import FleetCore
 import Foundation
 import Testing
 
-/// Contract 8.1 and 8.4: `GET /api/devices/{id}` and `GET /api/push/live-activity/state` show the account's
-/// whole picture whichever instance a client reaches, each device with the instance driving it.
+/// Contract 8.1 and 8.4: `GET /api/devices/{id}`, `GET /api/push/live-activity/state` and
+/// `GET /api/push/live-activity/tokens` show the account's whole picture whichever instance a client reaches,
+/// each device with the instance driving it.
 @Suite(.serialized, .enabled(if: PostgresTestDatabase.url != nil, "needs LFG_TEST_DATABASE_URL (scripts/test.sh starts a cluster)"))
 struct CrossInstanceDeviceListingTests {
     static func device(_ index: Int) -> String {
@@ -45,6 +46,17 @@ struct CrossInstanceDeviceListingTests {
                     #expect((card["since"] as? [String: Any])?.keys.sorted() == ["s1"])
                     #expect(card["origin"] as? String == "pushToStart")
                 }
+
+                // Every phone's token, whichever instance drives it (first 8 hex characters only).
+                let tokens = await world.call(index, "GET", "/api/push/live-activity/tokens")
+                #expect(tokens.status == 200)
+                let listed = try #require(tokens.json["tokens"] as? [[String: Any]])
+                #expect(listed.map { $0["deviceId"] as? String } == ["phone-0", "phone-1", "phone-2"], "tokens by instance \(index)")
+                #expect(listed.map { $0["drivenBy"] as? String } == ["instance-0", "instance-1", "instance-2"])
+                #expect(listed.map { $0["token"] as? String } == ["00000000", "11111111", "22222222"])
+                #expect(listed.map { $0["kind"] as? String } == ["pushToStart", "pushToStart", "pushToStart"])
+                #expect(tokens.json["devicesNotListed"] as? Int == 0)
+                #expect(tokens.json["devicesElsewhereError"] == nil)
 
                 for other in 0..<3 {
                     let device = await world.call(index, "GET", "/api/devices/phone-\(other)")

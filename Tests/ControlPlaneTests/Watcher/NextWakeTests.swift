@@ -44,7 +44,7 @@ struct NextWakeTests {
         for step in 0..<200 {
             for event in events {
                 world.absorb(watcher.handle(event))
-                let scanned = Set(watcher.boxes.filter {
+                let scanned = Set(watcher.boxes.entries.filter {
                     $0.value.record.profile.apnsToken != nil || $0.value.record.profile.widgetPushToken != nil
                 }.keys)
                 #expect(watcher.devicesWithAppTokens == scanned, "seed \(seed) step \(step)")
