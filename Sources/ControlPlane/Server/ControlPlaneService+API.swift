@@ -8,7 +8,9 @@ extension ControlPlaneService {
     /// Every session that is not archived, in sid order, with its display state.
     public func sessions() -> [SessionListing] {
         let instant = listingInstant()
-        return fleet.sessions.sorted { $0.key < $1.key }.compactMap { listed($0.key, $0.value, at: instant) }
+        // The ids sorted, not the (id, report) pairs: moving whole reports about was most of the sort's cost.
+        let sessions = fleet.sessions
+        return sessions.keys.sorted().compactMap { sid in sessions[sid].flatMap { listed(sid, $0, at: instant) } }
     }
 
     /// The one listing of a session as this server sees it now: down hosts and the silence rule applied.
