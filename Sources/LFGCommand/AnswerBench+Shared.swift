@@ -1,17 +1,13 @@
 import ControlPlane
 import FleetCore
-import Foundation
-import HTTPServer
 import StorePostgres
-import StoreSQLite
 
 extension AnswerBench {
     /// Two control planes in this process on one PostgreSQL database (a fresh schema of `databaseURL`),
     /// each with its own store connection, coordinator (LISTEN/NOTIFY, leases) and HTTP server, as two
     /// `lfg serve` instances would be: the hooks report to and wait on the first; ``otherURL`` is the second.
     static func startShared(executable: String, databaseURL: String) async throws -> AnswerBench {
-        let home = NSTemporaryDirectory() + "lfg-bench-answers-" + UUID().uuidString
-        try HomeFiles.prepare(home)
+        let home = try makeHome()
         let schema = "bench_answers_" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
         var services: [ControlPlaneService] = []
         var urls: [String] = []
@@ -29,22 +25,15 @@ extension AnswerBench {
             let director = LeaseDirector(
                 coordinator: coordinator, leases: leases, accounts: AccountDirectory(owner: service),
                 ttl: dependencies.leaseTTL)
-            let server = HTTPServer(
-                configuration: HTTPServerConfiguration(port: 0, connectionLimit: 4_000),
-                handler: APIRouter(service: service, authenticator: Authenticator(token: token, loginCode: nil)))
-            urls.append("http://127.0.0.1:\(try server.start())")
+            let (url, served) = try serve(service)
+            urls.append(url)
             services.append(service)
             coordinators.append(coordinator)
-            loops += [{ try? await server.run() }, { await service.run() }, { await director.run() }]
-        }
-        let running = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for loop in loops { group.addTask { await loop() } }
-            }
+            loops += served + [{ await director.run() }]
         }
         let stopListening = coordinators
         return AnswerBench(
             executable: executable, home: home, service: services[0], url: urls[0], otherURL: urls[1],
-            running: running, cleanUp: { for coordinator in stopListening { coordinator.shutdown() } })
+            running: running(loops), cleanUp: { for coordinator in stopListening { coordinator.shutdown() } })
     }
 }

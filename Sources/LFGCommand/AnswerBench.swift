@@ -59,25 +59,40 @@ struct AnswerBench: Sendable {
     var cleanUp: @Sendable () -> Void = {}
 
     static func start(executable: String) async throws -> AnswerBench {
-        let home = NSTemporaryDirectory() + "lfg-bench-answers-" + UUID().uuidString
-        try HomeFiles.prepare(home)
+        let home = try makeHome()
         let service = ControlPlaneService(.init(
             store: try SQLiteStore(path: home + "/" + HomeFiles.database), gateway: DisabledPushGateway(reason: "bench"),
             decisionLog: InMemoryDecisionLog()))
         try await service.start()
+        let (url, loops) = try serve(service)
+        return AnswerBench(executable: executable, home: home, service: service, url: url, running: running(loops))
+    }
+
+    /// A fresh `$LFG_HOME` for the bench's instances and hooks.
+    static func makeHome() throws -> String {
+        let home = NSTemporaryDirectory() + "lfg-bench-answers-" + UUID().uuidString
+        try HomeFiles.prepare(home)
+        return home
+    }
+
+    /// An HTTP server for `service` on a free loopback port, started: its base URL, and the loops that run
+    /// the server and the service (until cancelled).
+    static func serve(_ service: ControlPlaneService) throws -> (url: String, loops: [@Sendable () async -> Void]) {
         // Room for the waiters and the bench's own requests above the default 1,000 connections.
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(port: 0, connectionLimit: 4_000),
             handler: APIRouter(service: service, authenticator: Authenticator(token: token, loginCode: nil)))
         let port = try server.start()
-        let running = Task {
+        return ("http://127.0.0.1:\(port)", [{ try? await server.run() }, { await service.run() }])
+    }
+
+    /// Runs every one of `loops` until the task returned is cancelled.
+    static func running(_ loops: [@Sendable () async -> Void]) -> Task<Void, Never> {
+        Task {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await server.run() }
-                group.addTask { await service.run() }
+                for loop in loops { group.addTask { await loop() } }
             }
         }
-        return AnswerBench(
-            executable: executable, home: home, service: service, url: "http://127.0.0.1:\(port)", running: running)
     }
 
     func stop() async {

@@ -67,7 +67,17 @@ final class PostgresConnection: SQLDatabase {
     }
 
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try execute("BEGIN")
+        try transaction(beginning: "BEGIN", body)
+    }
+
+    /// Runs `body`'s reads in one read-only snapshot (REPEATABLE READ): another instance committing between
+    /// its statements cannot tear the picture. The level is named in the BEGIN, not a round trip of its own.
+    func snapshot<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try transaction(beginning: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    private func transaction<T>(beginning begin: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute(begin)
         do {
             let value = try body()
             // COMMIT returns once the commit is flushed (synchronous_commit), so an answer sent after

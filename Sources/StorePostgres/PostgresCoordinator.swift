@@ -13,6 +13,11 @@ import StoreSQL
 /// store's commits or this coordinator's loads (loading thousands of devices taken over must not cost
 /// an instance its leases); loads and the inbox use a second one, and a ``PostgresListener`` a third.
 public actor PostgresCoordinator: FleetCoordinator {
+    /// libpq blocks its caller for each round trip: this actor runs on a thread of its own, never on the
+    /// HTTP event loop (``BlockingCallExecutor``).
+    private let executor = BlockingCallExecutor(name: "lfg-postgres-coordinator")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     public nonisolated let instance: InstanceID
     private let connection: PostgresConnection
     private let leases: PostgresLeases
@@ -61,8 +66,7 @@ public actor PostgresCoordinator: FleetCoordinator {
     /// Reads `ids` a batch at a time: one statement for a batch's devices and tokens, one for their
     /// retired channels (an instance taking 10,000 devices over makes dozens of round trips, not 20,000).
     public func loadDevices(_ ids: Set<DeviceID>, account: AccountID) throws(StoreError) -> TakenOverDevices {
-        try connection.transaction { () throws(StoreError) in
-            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try connection.snapshot { () throws(StoreError) in
             var loaded = TakenOverDevices()
             for batch in ids.sorted().chunked(into: Self.loadBatch) {
                 let names: [SQLValue] = [.text(FleetChangeLog.arrayLiteral(batch.map(\.rawValue)))]
@@ -81,8 +85,7 @@ public actor PostgresCoordinator: FleetCoordinator {
     public func readDevices(account: AccountID, _ selection: DeviceSelection, limit: Int) throws(StoreError)
         -> StoredDevices
     {
-        try connection.transaction { () throws(StoreError) in
-            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try connection.snapshot { () throws(StoreError) in
             var selected: [DeviceID] = []
             var reading = StoredDevices()
             var filter = ""
@@ -136,18 +139,18 @@ public actor PostgresCoordinator: FleetCoordinator {
     }
 
     public func loadFleet(account: AccountID) throws(StoreError) -> (contents: StoreContents, revision: Int64) {
-        try connection.transaction { () throws(StoreError) in
+        try connection.snapshot { () throws(StoreError) in
             // One snapshot: the revision read is the one these rows carry.
-            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             let revision = try fleetRevision(account: account)
-            return (try StoreTables.loadShared(connection, account: account), revision)
+            var contents = try StoreTables.loadShared(connection, account: account)
+            contents.since = try StoreTables.loadSince(connection, account: account)
+            return (contents, revision)
         }
     }
 
     public func loadFleetChanges(account: AccountID, since revision: Int64) throws(StoreError) -> FleetChanges? {
-        try connection.transaction { () throws(StoreError) in
+        try connection.snapshot { () throws(StoreError) in
             // One snapshot: the revision read is the one the rows read carry.
-            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             var current: Int64 = 0
             var oldest: Int64?
             try connection.run(

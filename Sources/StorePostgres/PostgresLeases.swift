@@ -7,6 +7,11 @@ import StoreSQL
 /// claiming at once skip each other's rows instead of waiting), expiring on the database's clock, so
 /// instances never compare their own clocks. One round covers every account.
 actor PostgresLeases {
+    /// libpq blocks its caller for each round trip: this actor runs on a thread of its own, never on the
+    /// HTTP event loop (``BlockingCallExecutor``).
+    private let executor = BlockingCallExecutor(name: "lfg-postgres-leases")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     let instance: InstanceID
     private let connection: PostgresConnection
 

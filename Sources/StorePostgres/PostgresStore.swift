@@ -7,6 +7,11 @@ import StoreSQL
 /// named migrations of ``PostgresMigrations``, the tables and mapping of ``StoreTables`` (shared with
 /// SQLite), and every ``commit(_:)`` one transaction whose COMMIT has returned before it does.
 public actor PostgresStore: AccountStore {
+    /// libpq blocks its caller for each round trip: this actor runs on a thread of its own, never on the
+    /// HTTP event loop (``BlockingCallExecutor``).
+    private let executor = BlockingCallExecutor(name: "lfg-postgres-store")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     private let connection: PostgresConnection
     /// The schema holding the tables (`public` unless one was given).
     public nonisolated let schema: String
@@ -49,8 +54,7 @@ public actor PostgresStore: AccountStore {
 
     public func load(account: AccountID) throws(StoreError) -> StoreContents {
         // One snapshot: another instance committing between the table reads cannot tear the picture.
-        try connection.transaction { () throws(StoreError) in
-            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try connection.snapshot { () throws(StoreError) in
             return try StoreTables.load(connection, account: account)
         }
     }

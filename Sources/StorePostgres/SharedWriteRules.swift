@@ -12,11 +12,65 @@ enum SharedWriteRules {
     /// questions they put, inside the caller's transaction, before the other writes; throws a
     /// ``StoreConflict`` naming each stale number and settled question (the transaction then rolls back whole).
     ///
-    /// The upsert is one statement, so instances taking numbers for one session at once queue on its row
+    /// Each upsert is one statement, so instances taking numbers for one session at once queue on its row
     /// and each sees the other's committed number. Its condition is ``ReportSequence/isStale(_:after:)``
     /// turned around (taken: no number yet, 1, or above the last); `ReportSeqStoreTests` holds the two equal.
+    /// A commit's numbers are taken in one statement (``ReportSeqTakes``) unless it cannot be folded.
     static func apply(_ writes: [StoreWrite], account: AccountID, on connection: PostgresConnection) throws(StoreError) {
         var conflict = StoreConflict()
+        if let folded = ReportSeqTakes.fold(writes) {
+            try take(folded, account: account, on: connection, into: &conflict)
+        } else {
+            try takeOneByOne(writes, account: account, on: connection, into: &conflict)
+        }
+        try lockQuestions(writes, account: account, on: connection, into: &conflict)
+        if !conflict.isEmpty { throw .conflict(conflict) }
+    }
+
+    /// Takes every session's numbers in one upsert (its first number checked, its last kept); only when
+    /// some are stale, a second statement reads their stored numbers and reports for the conflict. A
+    /// stale number's row is left as it was, though locked to the end of the transaction (ON CONFLICT
+    /// DO UPDATE locks the rows its condition turns down), so what the second statement reads stays true.
+    private static func take(
+        _ folded: ReportSeqTakes, account: AccountID, on connection: PostgresConnection, into conflict: inout StoreConflict
+    ) throws(StoreError) {
+        guard !folded.takes.isEmpty else { return }
+        var taken: Set<SessionID> = []
+        try connection.run(
+            """
+            WITH take AS (SELECT * FROM unnest(?2::text[], ?3::bigint[], ?4::bigint[]) AS take(sid, first, last))
+            INSERT INTO report_seqs (account_id, sid, seq) SELECT ?1, take.sid, take.last FROM take ORDER BY take.sid
+            ON CONFLICT (account_id, sid) DO UPDATE SET seq = excluded.seq
+            WHERE (SELECT first FROM take WHERE take.sid = excluded.sid) = 1
+               OR report_seqs.seq < (SELECT first FROM take WHERE take.sid = excluded.sid)
+            RETURNING sid
+            """,
+            [
+                .text(account.rawValue), .text(FleetChangeLog.arrayLiteral(folded.takes.map(\.sid.rawValue))),
+                .text(FleetChangeLog.arrayLiteral(folded.takes.map { String($0.first) })),
+                .text(FleetChangeLog.arrayLiteral(folded.takes.map { String($0.last) })),
+            ]
+        ) { row in taken.insert(SessionID(row.text(0))) }
+        let stale = folded.takes.filter { !taken.contains($0.sid) }
+        guard !stale.isEmpty else { return }
+        let decoder = JSONDecoder()
+        try connection.run(
+            "SELECT report_seqs.sid, report_seqs.seq, sessions.report FROM report_seqs LEFT JOIN sessions "
+                + "ON sessions.account_id = report_seqs.account_id AND sessions.sid = report_seqs.sid "
+                + "WHERE report_seqs.account_id = ?1 AND report_seqs.sid = ANY(?2::text[])",
+            [.text(account.rawValue), .text(FleetChangeLog.arrayLiteral(stale.map(\.sid.rawValue)))]
+        ) { row throws(StoreError) in
+            let sid = SessionID(row.text(0))
+            conflict.staleReports[sid] = StoreConflict.StaleReport(
+                lastSeq: Int(row.integer(1)), report: try storedReport(row.optionalText(2), sid: sid, decoder))
+        }
+    }
+
+    /// Takes each number in its own statement, in the order written (a commit that also deletes sessions,
+    /// or numbers one session out of order: ``ReportSeqTakes/fold(_:)``).
+    private static func takeOneByOne(
+        _ writes: [StoreWrite], account: AccountID, on connection: PostgresConnection, into conflict: inout StoreConflict
+    ) throws(StoreError) {
         let decoder = JSONDecoder()
         for write in writes {
             if case .deleteSession(let sid) = write {
@@ -42,15 +96,19 @@ enum SharedWriteRules {
                 key
             ) { row throws(StoreError) in
                 stale.lastSeq = Int(row.integer(0))
-                guard let text = row.optionalText(1) else { return }
-                do { stale.report = try decoder.decode(SessionReport.self, from: Data(text.utf8)) } catch {
-                    throw StoreError(operation: "read session \(sid)", message: "\(error)")
-                }
+                stale.report = try storedReport(row.optionalText(1), sid: sid, decoder)
             }
             conflict.staleReports[sid] = stale
         }
-        try lockQuestions(writes, account: account, on: connection, into: &conflict)
-        if !conflict.isEmpty { throw .conflict(conflict) }
+    }
+
+    private static func storedReport(_ text: String?, sid: SessionID, _ decoder: JSONDecoder) throws(StoreError)
+        -> SessionReport?
+    {
+        guard let text else { return nil }
+        do { return try decoder.decode(SessionReport.self, from: Data(text.utf8)) } catch {
+            throw StoreError(operation: "read session \(sid)", message: "\(error)")
+        }
     }
 
     /// Locks the stored row of every question `writes` put (so instances resolving one question at once

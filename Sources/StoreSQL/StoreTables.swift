@@ -27,9 +27,7 @@ public enum StoreTables {
             guard let token = token(row) else { return }
             contents.devices[DeviceID(row.text(0))]?.tokens.append(token)
         }
-        try rows.run("SELECT sid, state, since FROM since WHERE account_id = ?1") { row in
-            contents.since[SessionID(row.text(0))] = SinceEntry(state: RowState(rawValue: row.text(1)), since: row.real(2))
-        }
+        contents.since = try loadSince(database, account: account)
         try rows.run(
             "SELECT channel_id, env, device_id, created_at, hold_until FROM retired_channels WHERE account_id = ?1 "
                 + "ORDER BY position"
@@ -64,6 +62,15 @@ public enum StoreTables {
             contents.deviceCredentials[record.id] = record
         }
         return contents
+    }
+
+    /// `account`'s `since` baselines.
+    public static func loadSince(_ database: some SQLDatabase, account: AccountID) throws(StoreError) -> SinceMap {
+        var since: SinceMap = [:]
+        try AccountRows(database: database, account: account).run("SELECT sid, state, since FROM since WHERE account_id = ?1") {
+            row in since[SessionID(row.text(0))] = SinceEntry(state: RowState(rawValue: row.text(1)), since: row.real(2))
+        }
+        return since
     }
 
     static func token(_ row: some SQLRow) -> LiveActivityToken? {

@@ -8,6 +8,10 @@ import StoreSQL
 /// are ``StoreTables``' (shared with the PostgreSQL store). Every account's rows live here; each account
 /// reaches its own through ``AccountStore/scoped(to:)``.
 public actor SQLiteStore: AccountStore {
+    /// A commit writes the WAL (and syncs it at checkpoints) on the caller's thread: this actor runs on a
+    /// thread of its own, never on the HTTP event loop (``BlockingCallExecutor``).
+    private let executor = BlockingCallExecutor(name: "lfg-sqlite-store")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private let connection: SQLiteConnection
     public nonisolated let path: String
 

@@ -1,3 +1,4 @@
+import AsyncTesting
 import ControlPlane
 import ControlPlaneTesting
 import FleetCore
@@ -46,6 +47,24 @@ import Testing
         #expect(lines.contains("# TYPE lfg_store_commit_seconds summary"))
         #expect(lines.contains { $0.hasPrefix("lfg_store_commit_seconds_count ") && $0 != "lfg_store_commit_seconds_count 0" })
         #expect(lines.contains("lfg_pushing 1"))
+        // Alone, the instance holds every device and no lease ever moves.
+        #expect(lines.contains("lfg_device_leases_held 1"))
+        #expect(lines.contains(#"lfg_lease_changes_total{change="gained"} 0"#))
+    }
+
+    @Test("GET /metrics counts the instance's leases when sharing a database: held now, and the moves so far")
+    func leaseMetrics() async throws {
+        let coordinator = ListingCoordinator { _, _ throws(StoreError) in StoredDevices() }
+        let world = try await DevicesElsewhereTests.world(coordinator)
+        defer { world.stop() }
+        try await bounded("the first lease round to finish") {
+            while world.leases.counts.held == 0 { await Task.yield() }
+        }
+        let lines = Set(await world.service.metricsText().split(separator: "\n").map(String.init))
+        #expect(lines.contains("lfg_device_leases_held 1"))
+        #expect(lines.contains(#"lfg_lease_changes_total{change="gained"} 1"#))
+        #expect(lines.contains(#"lfg_lease_changes_total{change="lost"} 0"#))
+        #expect(lines.contains(#"lfg_lease_changes_total{change="shed"} 0"#))
     }
 }
 

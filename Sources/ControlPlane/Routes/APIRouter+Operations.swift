@@ -46,15 +46,11 @@ extension ControlPlaneService {
     /// - Parameter otherAccountsDriven: the devices the other accounts' services drive on this instance
     ///   (`lfg_devices_driven` counts the instance's, every account's).
     public func metricsText(otherAccountsDriven: Int = 0) -> String {
-        var metrics = metrics
-        var leasesHeld = heldDevices.count
-        if let leases = dependencies.coordinator?.leases {
-            // Leases are the instance's, over every account.
-            (leasesHeld, metrics.leasesGained, metrics.leasesLost, metrics.leasesShed) = leases.counts
-        }
+        // Leases are the instance's, over every account; alone, it holds every device and none moves.
+        let leases = dependencies.coordinator?.leases.counts ?? InstanceLeases.Counts(held: heldDevices.count)
         return metrics.prometheusText(
             gauges: ServiceMetrics.Gauges(
-                devicesDriven: watcher.deviceIds.count + otherAccountsDriven, leasesHeld: leasesHeld,
+                devicesDriven: watcher.deviceIds.count + otherAccountsDriven, leases: leases,
                 eventStreams: events.subscriberCount, longPolls: questionWaiters.count,
                 isPushing: pushGateReason == nil && holdsFreshLeases),
             storeCommitSeconds: commitTimes.current, databaseRoundTrips: dependencies.databaseRoundTrips?())

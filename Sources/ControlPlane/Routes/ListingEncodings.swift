@@ -21,36 +21,46 @@ final class ListingEncodings: Sendable {
     func encoded(_ listing: SessionListing) -> Data {
         let bytes = Self.encode(listing)
         entries.withLock { entries in
-            if entries[listing.sid] != nil { entries[listing.sid] = (listing, bytes) }
+            if let index = entries.index(forKey: listing.sid) { entries.values[index] = (listing, bytes) }
         }
         return bytes
     }
 
     /// The body of `GET /api/sessions` (`{"sessions":[...]}`, the bytes `WireJSON.encode` writes for it),
     /// encoding only the listings not kept already; then keeps exactly these sessions.
+    ///
+    /// One pass under the lock, into one buffer: kept entries are updated in place, not rebuilt into a new
+    /// dictionary per list, and no `Data` is appended to piece by piece (both showed in bench/ingest.sh's
+    /// GET profile).
     func sessionsBody(_ listings: [SessionListing]) -> Data {
-        let kept = entries.withLock { entries in
-            listings.map { listing in entries[listing.sid].flatMap { $0.listing == listing ? $0.bytes : nil } }
+        let isKept = listings.count <= Self.capacity
+        var body: [UInt8] = []
+        entries.withLock { entries in
+            if !isKept { entries.removeAll() }
+            body.reserveCapacity(16 + listings.count * (entries.first?.value.bytes.count ?? 256) * 5 / 4)
+            body.append(contentsOf: Self.bodyStart)
+            for (index, listing) in listings.enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                if let kept = entries.index(forKey: listing.sid), entries.values[kept].listing == listing {
+                    entries.values[kept].bytes.withUnsafeBytes { body.append(contentsOf: $0) }
+                    continue
+                }
+                let bytes = Self.encode(listing)
+                bytes.withUnsafeBytes { body.append(contentsOf: $0) }
+                if isKept { entries[listing.sid] = (listing, bytes) }
+            }
+            body.append(contentsOf: Self.bodyEnd)
+            // Every listed session is kept now; more entries means some were not listed this time.
+            if entries.count > listings.count {
+                let listed = Set(listings.map(\.sid))
+                entries = entries.filter { listed.contains($0.key) }
+            }
         }
-        var parts: [Data] = []
-        parts.reserveCapacity(listings.count)
-        var next: [SessionID: (listing: SessionListing, bytes: Data)] = [:]
-        for (listing, bytes) in zip(listings, kept) {
-            let part = bytes ?? Self.encode(listing)
-            parts.append(part)
-            if listings.count <= Self.capacity { next[listing.sid] = (listing, part) }
-        }
-        entries.withLock { $0 = next }
-        var body = Data()
-        body.reserveCapacity(parts.reduce(16) { $0 + $1.count + 1 })
-        body.append(contentsOf: "{\"sessions\":[".utf8)
-        for (index, part) in parts.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(part)
-        }
-        body.append(contentsOf: "]}".utf8)
-        return body
+        return Data(body)
     }
+
+    private static let bodyStart = Array("{\"sessions\":[".utf8)
+    private static let bodyEnd = Array("]}".utf8)
 
     /// As ``HTTPResponse/json(_:status:)`` encodes: a listing (strings, flags, finite numbers) always encodes.
     private static func encode(_ listing: SessionListing) -> Data {

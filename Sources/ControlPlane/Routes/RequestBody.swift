@@ -15,6 +15,11 @@ enum RequestBody {
         guard !bytes.isEmpty else { throw InputError(field: nil, message: "the body is empty; send a JSON object") }
         let value = try validate(bytes: bytes)
         do {
+            // A type read field by field is read straight from the parsed value: the same rules and errors as
+            // its `init(from:)`, without a container per object (a report, every PUT /api/sessions/{sid}).
+            if let fieldsType = T.self as? any WireFieldsDecodable.Type, let decoded = try fieldsType.init(json: value) as? T {
+                return decoded
+            }
             return try JSONValueDecoder.decode(T.self, from: value)
         } catch let error as DecodingError {
             throw InputError(error)

@@ -176,7 +176,8 @@ public protocol FleetCoordinator: Sendable {
     func fleetRevision(account: AccountID) async throws(StoreError) -> Int64
     /// Every account's fleet revision (accounts never written are absent).
     func fleetRevisions() async throws(StoreError) -> [AccountID: Int64]
-    /// `account`'s shared part of the store: sessions, hosts and questions (devices left out), and its revision.
+    /// `account`'s shared part of the store, in one snapshot with its revision: sessions, hosts, questions,
+    /// paired devices' credentials and the `since` baselines (devices and their retired channels left out).
     func loadFleet(account: AccountID) async throws(StoreError) -> (contents: StoreContents, revision: Int64)
     /// What the other instances changed in `account`'s fleet after `revision`, read in one snapshot; nil
     /// when that is no longer known (the change log was pruned past it): load the whole fleet instead.

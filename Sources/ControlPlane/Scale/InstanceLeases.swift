@@ -8,14 +8,26 @@ import Synchronization
 ///
 /// A class behind a lock: a tick reads it without awaiting anything.
 public final class InstanceLeases: Sendable {
+    /// The lease metrics for `GET /metrics`: devices held now, and lease moves so far.
+    public struct Counts: Hashable, Sendable {
+        public var held: Int
+        public var gained: Int
+        public var lost: Int
+        public var shed: Int
+
+        public init(held: Int = 0, gained: Int = 0, lost: Int = 0, shed: Int = 0) {
+            self.held = held
+            self.gained = gained
+            self.lost = lost
+            self.shed = shed
+        }
+    }
+
     private struct State {
         var validUntil: UnixTime = -.infinity
         var round = 0
         var releaseRequests: Set<LeasedDevice> = []
-        var heldCount = 0
-        var gained = 0
-        var lost = 0
-        var shed = 0
+        var counts = Counts()
     }
 
     private let state = Mutex(State())
@@ -35,9 +47,7 @@ public final class InstanceLeases: Sendable {
     }
 
     /// The lease metrics for `GET /metrics`: devices held now, and lease moves so far.
-    public var counts: (held: Int, gained: Int, lost: Int, shed: Int) {
-        state.withLock { ($0.heldCount, $0.gained, $0.lost, $0.shed) }
-    }
+    public var counts: Counts { state.withLock { $0.counts } }
 
     func startRound() -> (round: Int, releaseRequests: Set<LeasedDevice>) {
         state.withLock { state in
@@ -50,14 +60,14 @@ public final class InstanceLeases: Sendable {
     func finishRound(validUntil: UnixTime, held: Int, gained: Int, lost: Int, shed: Int) {
         state.withLock { state in
             state.validUntil = validUntil
-            state.heldCount = held
-            state.gained += gained
-            state.lost += lost
-            state.shed += shed
+            state.counts.held = held
+            state.counts.gained += gained
+            state.counts.lost += lost
+            state.counts.shed += shed
         }
     }
 
-    func noteClaimed() { state.withLock { $0.gained += 1 } }
+    func noteClaimed() { state.withLock { $0.counts.gained += 1 } }
 
     /// Pushing stops at once (the leases are being given up).
     func invalidate() { state.withLock { $0.validUntil = -.infinity } }

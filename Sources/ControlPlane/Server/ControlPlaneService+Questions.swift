@@ -66,8 +66,7 @@ extension ControlPlaneService {
         }
         do { try await dependencies.store.commit(effects.writes) } catch {
             // Sharing a database: another instance settled it first (an answer, an expiry, the terminal).
-            guard let settled = error.conflict?.settledQuestions[id] else { throw .store(error) }
-            await adoptQuestions(error.conflict?.settledQuestions.mapValues { $0 } ?? [:])
+            guard let settled = await adoptQuestionsSettledElsewhere(error)[id] else { throw .store(error) }
             return .notPending(settled)
         }
         questions = book
@@ -92,11 +91,8 @@ extension ControlPlaneService {
         let effects = book.expire(at: now)
         guard !effects.isEmpty else { return }
         do { try await dependencies.store.commit(effects.writes) } catch {
-            if let settled = error.conflict?.settledQuestions, !settled.isEmpty {
-                // Another instance settled some first: take those as stored; the next tick expires the rest.
-                await adoptQuestions(settled.mapValues { $0 })
-                return
-            }
+            // Another instance settled some first: take those as stored; the next tick expires the rest.
+            if await !adoptQuestionsSettledElsewhere(error).isEmpty { return }
             dependencies.reportProblem("expiring questions failed: \(error); the next tick retries")
             return
         }

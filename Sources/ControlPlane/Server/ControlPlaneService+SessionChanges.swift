@@ -52,7 +52,9 @@ extension ControlPlaneService {
         while true {
             attempt += 1
             var group = SessionChangeGroup(book: questions, isSequencedByStore: isShared)
-            let sessions = fleet.sessions.merging(storedReports) { _, stored in stored }
+            // Merged only after a refusal: merging copies every session, and a group commit is per request
+            // batch under load (its cost grew with the fleet, not with the group).
+            let sessions = storedReports.isEmpty ? fleet.sessions : fleet.sessions.merging(storedReports) { _, stored in stored }
             let outcomes = members.map { group.take($0.change, sessions: sessions, reportSeqs: known, at: at) }
             do {
                 if !group.writes.isEmpty { try await dependencies.store.commit(group.writes) }
@@ -63,7 +65,7 @@ extension ControlPlaneService {
                         if let report = stale.report { storedReports[sid] = report }
                     }
                     // A question the group would cancel was settled elsewhere first: take it as stored.
-                    await adoptQuestions(conflict.settledQuestions.mapValues { $0 })
+                    await adoptQuestionsSettledElsewhere(error)
                     continue
                 }
                 sessionChanges.withLock { queue in

@@ -16,6 +16,15 @@ extension ControlPlaneService {
         await carryOut(questions.adopt(stored, at: now))
     }
 
+    /// A commit another instance beat to some of its questions (``StoreError/conflict``): takes those as
+    /// they are stored. Returns them (empty: the commit failed for another reason). Hold the lock.
+    @discardableResult
+    func adoptQuestionsSettledElsewhere(_ error: StoreError) async -> [QuestionID: Question] {
+        let settled = error.conflict?.settledQuestions ?? [:]
+        await adoptQuestions(settled.mapValues { $0 })
+        return settled
+    }
+
     /// The question `id`; sharing a database, one this instance has not heard of is looked for in the store
     /// first (its client may be quicker than the notification).
     public func knownQuestion(_ id: QuestionID) async -> Question? {

@@ -146,15 +146,15 @@ public actor ControlPlaneService {
     public func start() async throws(StoreError) {
         await acquire()
         defer { release() }
+        let contents: StoreContents
         if let coordinator = dependencies.coordinator {
-            // Read before the rows: changes committed meanwhile are read again later (each as it is now).
-            coordination.fleetRevision = try await coordinator.shared.fleetRevision(account: coordinator.account)
-        }
-        var contents = try await dependencies.store.load()
-        // With other instances, devices arrive one by one as their leases are won.
-        if dependencies.coordinator != nil {
-            contents.devices = [:]
-            contents.retiredChannels = []
+            // With other instances, devices arrive one by one as their leases are won: only the shared part
+            // is read, in one snapshot with the revision it carries (changes committed after it are read later).
+            let loaded = try await coordinator.shared.loadFleet(account: coordinator.account)
+            coordination.fleetRevision = loaded.revision
+            contents = loaded.contents
+        } else {
+            contents = try await dependencies.store.load()
         }
         fleet = FleetSnapshot(sessions: contents.sessions, hosts: contents.hosts, heardAt: now)
         pairing.load(contents.deviceCredentials)

@@ -1,14 +1,11 @@
 import FleetCore
 
-/// What `GET /metrics` counts (Prometheus text, ``ServiceMetrics/prometheusText(gauges:)``): pushes by APNs
+/// What `GET /metrics` counts (Prometheus text, ``ServiceMetrics/prometheusText(gauges:storeCommitSeconds:databaseRoundTrips:)``): pushes by APNs
 /// status and reason, tick time, store commit time, lease changes. Counters only grow; a restart resets them.
 struct ServiceMetrics {
     /// Token sends by `status` and `reason` (reason "" when APNs gave none; status 0 = no answer).
     var pushes: [PushOutcomeKey: Int] = [:]
     var tickSeconds = DurationSummary()
-    var leasesGained = 0
-    var leasesLost = 0
-    var leasesShed = 0
 
     struct PushOutcomeKey: Hashable, Comparable {
         var status: Int
@@ -40,8 +37,9 @@ struct ServiceMetrics {
     /// Values read at scrape time.
     struct Gauges {
         var devicesDriven: Int
-        /// Device leases held (sharing a database; every device when alone), loaded or not yet.
-        var leasesHeld: Int
+        /// Device leases held (sharing a database; every device when alone), loaded or not yet, and lease
+        /// moves so far (the instance's, ``InstanceLeases/counts``; none when alone).
+        var leases: InstanceLeases.Counts
         var eventStreams: Int
         var longPolls: Int
         var isPushing: Bool
@@ -69,7 +67,7 @@ struct ServiceMetrics {
             family(name, "summary", help, [("_count", "\(summary.count)"), ("_sum", "\(summary.sum)")])
         }
         family("lfg_devices_driven", "gauge", "Devices whose card this instance drives.", [("", "\(gauges.devicesDriven)")])
-        family("lfg_device_leases_held", "gauge", "Device leases this instance holds.", [("", "\(gauges.leasesHeld)")])
+        family("lfg_device_leases_held", "gauge", "Device leases this instance holds.", [("", "\(gauges.leases.held)")])
         if let databaseRoundTrips {
             family(
                 "lfg_database_round_trips_total", "counter",
@@ -78,7 +76,8 @@ struct ServiceMetrics {
         }
         family(
             "lfg_lease_changes_total", "counter", "Device leases gained, lost (expired or taken) and given up.",
-            [("{change=\"gained\"}", "\(leasesGained)"), ("{change=\"lost\"}", "\(leasesLost)"), ("{change=\"shed\"}", "\(leasesShed)")])
+            [("{change=\"gained\"}", "\(gauges.leases.gained)"), ("{change=\"lost\"}", "\(gauges.leases.lost)"),
+             ("{change=\"shed\"}", "\(gauges.leases.shed)")])
         family("lfg_event_streams", "gauge", "Open GET /api/events streams.", [("", "\(gauges.eventStreams)")])
         family("lfg_long_polls", "gauge", "Waiting GET /api/questions/{id}/wait long polls.", [("", "\(gauges.longPolls)")])
         family("lfg_pushing", "gauge", "1 when the push gate is open and the leases are fresh.", [("", gauges.isPushing ? "1" : "0")])

@@ -32,18 +32,18 @@ public struct RetryBackoff: Hashable, Sendable {
         return min(maximum, max(jittered, retryAfter ?? 0))
     }
 
-    /// A number in [0, 1) from the seed, the token and the failure count (FNV-1a, then SplitMix64's finalizer).
+    /// A number in [0, 1) from the seed, the token and the failure count: the `failures`-th draw of the
+    /// token's own ``SplitMix64`` sequence, seeded with the FNV-1a hash of the seed and the token.
     public func jitter(for tokenHex: String, failures: Int) -> Double {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ jitterSeed
         for byte in tokenHex.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }
-        var mixed = hash &+ UInt64(truncatingIfNeeded: failures) &* 0x9E37_79B9_7F4A_7C15
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        mixed ^= mixed >> 31
-        return Double(mixed >> 11) / Double(UInt64(1) << 53)
+        var generator = SplitMix64(seed: hash)
+        var draw: UInt64 = 0
+        for _ in 0..<max(1, failures) { draw = generator.next() }
+        return Double(draw >> 11) / Double(UInt64(1) << 53)
     }
 }
 

@@ -10,124 +10,150 @@
 /// compares its bytes with its `Encodable` encoding over many random values.
 public struct WireJSONWriter: Sendable {
     /// What was written so far.
-    public private(set) var bytes: [UInt8] = []
-    /// Whether the next value or member follows another one in the same object or array (needs a comma).
-    private var followsValue = false
+    public var bytes: [UInt8] { output }
 
+    // Inlinable, as is every call below: the writer's calls are small and many (a dozen per listing), and
+    // from another module each was a call through the generic entry point (bench/ingest.sh's profile).
+    @usableFromInline var output: [UInt8] = []
+    /// Whether the next value or member follows another one in the same object or array (needs a comma).
+    @usableFromInline var followsValue = false
+
+    @inlinable
     public init(capacity: Int = 512) {
-        bytes.reserveCapacity(capacity)
+        output.reserveCapacity(capacity)
     }
 
     /// Starts an object (as a member's value, an array's element or the whole document).
+    @inlinable
     public mutating func beginObject() {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        output.append(UInt8(ascii: "{"))
         followsValue = false
     }
 
+    @inlinable
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        output.append(UInt8(ascii: "}"))
         followsValue = true
     }
 
+    @inlinable
     public mutating func beginArray() {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        output.append(UInt8(ascii: "["))
         followsValue = false
     }
 
+    @inlinable
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        output.append(UInt8(ascii: "]"))
         followsValue = true
     }
 
     /// A member's key; its value is written next. Keys must come in UTF-8 byte order (the wire's sorted
     /// keys) and need no escape: they are the writing type's own literals.
+    @inlinable
     public mutating func key(_ key: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        output.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { output.append(contentsOf: $0) }
+        output.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: ":"))
         followsValue = false
     }
 
+    @inlinable
     public mutating func string(_ text: String) {
         separate()
-        Self.appendString(text, to: &bytes)
+        Self.appendString(text, to: &output)
         followsValue = true
     }
 
+    @inlinable
     public mutating func bool(_ flag: Bool) {
         separate()
-        bytes.append(contentsOf: flag ? Self.trueBytes : Self.falseBytes)
+        output.append(contentsOf: flag ? Self.trueBytes : Self.falseBytes)
         followsValue = true
     }
 
+    @inlinable
     public mutating func null() {
         separate()
-        bytes.append(contentsOf: Self.nullBytes)
+        output.append(contentsOf: Self.nullBytes)
         followsValue = true
     }
 
     /// A number; throws for NaN and the infinities (JSON has no such numbers), as the encoder does.
+    @inlinable
     public mutating func number(_ value: Double) throws {
         guard let text = Self.numberText(value) else {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "\(value) is not a JSON number"))
         }
         separate()
-        bytes.append(contentsOf: text.utf8)
+        output.append(contentsOf: text.utf8)
         followsValue = true
     }
 
     /// A value that writes itself.
+    @inlinable
     public mutating func value(_ value: some WireJSONWritable) throws {
         try value.write(to: &self)
     }
 
     // Members, the common shapes: the key, then the value.
 
+    @inlinable
     public mutating func member(_ key: StaticString, _ value: String) {
         self.key(key)
         string(value)
     }
 
+    @inlinable
     public mutating func member(_ key: StaticString, _ value: Bool) {
         self.key(key)
         bool(value)
     }
 
+    @inlinable
     public mutating func member(_ key: StaticString, _ value: Double) throws {
         self.key(key)
         try number(value)
     }
 
+    @inlinable
     public mutating func member(_ key: StaticString, _ value: some WireJSONWritable) throws {
         self.key(key)
         try value.write(to: &self)
     }
 
     /// The member only when `value` is not nil (`encodeIfPresent`).
+    @inlinable
     public mutating func member(_ key: StaticString, ifPresent value: String?) {
         if let value { member(key, value) }
     }
 
+    @inlinable
     public mutating func member(_ key: StaticString, ifPresent value: Bool?) {
         if let value { member(key, value) }
     }
 
+    @inlinable
     public mutating func member(_ key: StaticString, ifPresent value: Double?) throws {
         if let value { try member(key, value) }
     }
 
+    @inlinable
     public mutating func member(_ key: StaticString, ifPresent value: (some WireJSONWritable)?) throws {
         if let value { try member(key, value) }
     }
 
     /// The member, `null` when `value` is nil (`encode` of an optional).
+    @inlinable
     public mutating func member(_ key: StaticString, orNull value: (some WireJSONWritable)?) throws {
         if let value { try member(key, value) } else { self.key(key); null() }
     }
 
+    @inlinable
     public mutating func member(_ key: StaticString, ifPresent values: [String]?) {
         guard let values else { return }
         self.key(key)
@@ -136,13 +162,14 @@ public struct WireJSONWriter: Sendable {
         endArray()
     }
 
-    private mutating func separate() {
-        if followsValue { bytes.append(UInt8(ascii: ",")) }
+    @inlinable
+    mutating func separate() {
+        if followsValue { output.append(UInt8(ascii: ",")) }
     }
 
-    private static let trueBytes = Array("true".utf8)
-    private static let falseBytes = Array("false".utf8)
-    private static let nullBytes = Array("null".utf8)
+    @usableFromInline static let trueBytes = Array("true".utf8)
+    @usableFromInline static let falseBytes = Array("false".utf8)
+    @usableFromInline static let nullBytes = Array("null".utf8)
 }
 
 extension WireJSONWriter {

@@ -33,24 +33,15 @@ public struct SessionReport: Hashable, Sendable, Codable {
         self.archived = archived
     }
 
-    enum CodingKeys: String, CodingKey { case title, host, cwd, busy, blocked, unread, prompt, step, archived }
+    /// The members' names (public: ``WireFieldsDecodable`` reads by them).
+    public enum CodingKeys: String, CodingKey { case title, host, cwd, busy, blocked, unread, prompt, step, archived }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        title = Self.keptTitle(try container.decode(.title, default: ""))
-        host = try container.decode(.host, default: HostID.local)
-        cwd = try container.decode(.cwd, default: "")
-        busy = try container.decode(.busy, default: false)
-        blocked = try container.decode(.blocked, default: false)
-        unread = try container.decode(.unread, default: false)
-        prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
-        step = try container.decodeIfPresent(String.self, forKey: .step)
-        archived = try container.decode(.archived, default: false)
-    }
+    public init(from decoder: any Decoder) throws { try self.init(decoder: decoder) }
 
     /// `title`, cut to ``maximumTitleLength`` characters (ending in "…") when longer.
     public static func keptTitle(_ title: String) -> String {
-        guard title.count > maximumTitleLength else { return title }
+        // No more bytes than the limit means no more characters: the usual title is not walked by grapheme.
+        guard title.utf8.count > maximumTitleLength, title.count > maximumTitleLength else { return title }
         return String(title.prefix(maximumTitleLength - 1)) + String(CardTitle.ellipsis)
     }
 
@@ -65,6 +56,37 @@ public struct SessionReport: Hashable, Sendable, Codable {
         try container.encode(prompt, forKey: .prompt)  // null, not absent: a merge patch can clear it
         try container.encodeIfPresent(step, forKey: .step)
         try container.encode(archived, forKey: .archived)
+    }
+}
+
+extension SessionReport: WireFieldsDecodable {
+    public typealias FieldKey = CodingKeys
+
+    /// The one decoding of a report, whichever way it is read (`init(from:)`, or ``init(json:)`` for a
+    /// request body): a missing or null member takes the contract's default, a wrong type throws naming it.
+    public init<Reader: WireFieldReader>(reading fields: Reader) throws where Reader.Key == CodingKeys {
+        title = Self.keptTitle(try fields.string(.title) ?? "")
+        host = try fields.string(.host).map(HostID.init(rawValue:)) ?? .local
+        cwd = try fields.string(.cwd) ?? ""
+        busy = try fields.bool(.busy) ?? false
+        blocked = try fields.bool(.blocked) ?? false
+        unread = try fields.bool(.unread) ?? false
+        prompt = try fields.nested(Prompt.self, .prompt)
+        step = try fields.string(.step)
+        archived = try fields.bool(.archived) ?? false
+    }
+}
+
+extension Prompt: WireFieldsDecodable {
+    public typealias FieldKey = CodingKeys
+
+    public init<Reader: WireFieldReader>(reading fields: Reader) throws where Reader.Key == CodingKeys {
+        id = try fields.string(.id)
+        kind = try fields.decode(Kind.self, .kind) ?? .question
+        text = try fields.string(.text) ?? ""
+        options = try fields.decode([String].self, .options)
+        expiresAt = try fields.number(.expiresAt)
+        canAlwaysAllow = try fields.bool(.canAlwaysAllow)
     }
 }
 
@@ -134,15 +156,8 @@ public struct Prompt: Hashable, Sendable, Codable {
         self.canAlwaysAllow = canAlwaysAllow
     }
 
-    enum CodingKeys: String, CodingKey { case id, kind, text, options, expiresAt, canAlwaysAllow }
+    /// The members' names (public: ``WireFieldsDecodable`` reads by them).
+    public enum CodingKeys: String, CodingKey { case id, kind, text, options, expiresAt, canAlwaysAllow }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decodeIfPresent(String.self, forKey: .id)
-        kind = try container.decode(.kind, default: Kind.question)
-        text = try container.decode(.text, default: "")
-        options = try container.decodeIfPresent([String].self, forKey: .options)
-        expiresAt = try container.decodeIfPresent(UnixTime.self, forKey: .expiresAt)
-        canAlwaysAllow = try container.decodeIfPresent(Bool.self, forKey: .canAlwaysAllow)
-    }
+    public init(from decoder: any Decoder) throws { try self.init(decoder: decoder) }
 }

@@ -16,6 +16,8 @@ struct HeadLines {
         case .success(let parsed): head = parsed
         }
         var contentLength: Int?
+        // Room for a usual request's fields at once (growing 1, 2, 4, 8 rehashed them each time).
+        head.headers.reserveCapacity(8)
         var lineStart = requestLineEnd + 2
         while lineStart < bytes.count {
             guard let end = lineEnd(from: lineStart), let (name, value) = field(lineStart..<end) else {

@@ -1,5 +1,6 @@
 import ControlPlane
 import FleetCore
+import StorePostgres
 import Testing
 
 /// The shared stores' report-number rule (``StoreWrite/takeReportSeq(_:_:)``): the same rule as one
@@ -39,6 +40,59 @@ import Testing
         try await store.commit([.deleteSession("s")])
         try await store.commit([.takeReportSeq("s", 5), .putSession("s", SessionReport(title: "five"))])
         #expect(try await store.load().sessions["s"]?.title == "five")
+    }
+
+    @Test("One session numbered several times in a commit: its first number is checked against the stored one, its last is kept", arguments: sharedKinds)
+    func severalNumbersOfOneSession(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.commit([.takeReportSeq("s", 7), .putSession("s", SessionReport(title: "seven"))])
+        // 1 starts the numbering over, then 2 follows it: both taken, though 2 alone is stale after 7.
+        try await store.commit([
+            .takeReportSeq("s", 1), .putSession("s", SessionReport(title: "two")), .takeReportSeq("s", 2),
+            .takeReportSeq("t", 4), .putSession("t", SessionReport(title: "four")),
+        ])
+        #expect(try await store.load().sessions["s"]?.title == "two")
+        do {
+            try await store.commit([.takeReportSeq("s", 2), .takeReportSeq("s", 3), .putSession("s", SessionReport(title: "three"))])
+            Issue.record("2 was taken after 2")
+        } catch {
+            #expect(error.conflict?.staleReports == ["s": .init(lastSeq: 2, report: SessionReport(title: "two"))])
+        }
+        // Out of order within the commit: refused as written (5 taken, then 3 stale after it), nothing kept.
+        do {
+            try await store.commit([.takeReportSeq("u", 5), .takeReportSeq("u", 3), .putSession("u", SessionReport(title: "u"))])
+            Issue.record("3 was taken after 5")
+        } catch {
+            #expect(error.conflict?.staleReports == ["u": .init(lastSeq: 5, report: nil)])
+        }
+        let stored = try await store.load().sessions
+        #expect(stored["s"]?.title == "two")
+        #expect(stored["t"]?.title == "four")
+        #expect(stored["u"] == nil)
+    }
+
+    @Test("PostgreSQL: a group commit taking 100 sessions' numbers costs a few round trips, not one per number")
+    func numbersInOneStatement() async throws {
+        let store = try StoreKind.postgres.make()
+        let sids = (0..<100).map { SessionID("s\($0)") }
+        func numbered(_ seq: Int) -> [StoreWrite] {
+            sids.flatMap { [StoreWrite.takeReportSeq($0, seq), .putSession($0, SessionReport(title: "\(seq)"))] }
+        }
+        try await store.commit([.takeReportSeq("warm", 1), .putSession("warm", SessionReport(title: "t"))])  // prepared
+        var before = PostgresRoundTrips.total
+        try await store.commit(numbered(1) + numbered(2))
+        #expect(PostgresRoundTrips.total - before < 20)
+        // All stale: refused whole, with each stored number and report, in one more statement.
+        before = PostgresRoundTrips.total
+        do {
+            try await store.commit(numbered(2))
+            Issue.record("stale numbers were taken")
+        } catch {
+            #expect(error.conflict?.staleReports.count == 100)
+            #expect(error.conflict?.staleReports["s7"] == .init(lastSeq: 2, report: SessionReport(title: "2")))
+        }
+        #expect(PostgresRoundTrips.total - before < 20)
+        #expect(try await store.load().sessions.count == 101)
     }
 
     @Test("A store no other instance shares keeps no numbers: the write is refused and nothing changes")
