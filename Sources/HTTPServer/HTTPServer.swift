@@ -117,8 +117,8 @@ public final class HTTPServer: Sendable {
         }
         await withTaskCancellationHandler {
             for loop in loops { await loop.finished.wait() }
-        } onCancel: {
-            for loop in loops { loop.onLoop { loop.beginShutdown() } }
+        } onCancel: { [core] in
+            Self.beginShutdown(loops, core: core)
         }
         for loop in loops { loop.join() }
         close(socket)
@@ -127,9 +127,15 @@ public final class HTTPServer: Sendable {
 
     /// Shuts `loops` down, waits for their threads and closes the listener (blocking; for deinit and a failed start).
     private static func stop(_ loops: [EventLoop], listener: Int32) {
-        for loop in loops { loop.onLoop { loop.beginShutdown() } }
+        if let core = loops.first?.core { beginShutdown(loops, core: core) }
         for loop in loops { loop.join() }
         close(listener)
+    }
+
+    /// Tells every loop to shut down; from now on no loop serves a request normally (``ServerCore/isStopping``).
+    private static func beginShutdown(_ loops: [EventLoop], core: ServerCore) {
+        core.isStopping.store(true, ordering: .releasing)
+        for loop in loops { loop.onLoop { loop.beginShutdown() } }
     }
 
     /// Connections accepted beyond `connectionLimit`, only to answer them 503 (the descriptors to allow).

@@ -68,6 +68,47 @@ import Glibc
         let received = RawSocket.receiveAll(socket).count
         #expect(received > 0 && received < Self.answerBytes, "the answer was cut: \(received) bytes")
     }
+
+    @Test("Once the server is told to stop, a request read by a loop that has not begun its shutdown yet is answered 503",
+          .timeLimit(.minutes(1)))
+    func requestReadBeforeItsLoopStopsIsRefused() async throws {
+        // The handler of /block holds its loop's thread in a blocking read until the test writes a byte,
+        // so the loop cannot begin its shutdown before it has read what arrived meanwhile.
+        var pipeEnds: [Int32] = [0, 0]
+        try #require(pipe(&pipeEnds) == 0)
+        defer { for end in pipeEnds { close(end) } }
+        let blocking = Signal("the blocking handler to start")
+        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+        let handler = HandlerFunction { request in
+            if request.path == "/block" {
+                blocking.fire()
+                var byte: UInt8 = 0
+                _ = read(readEnd, &byte, 1)
+            }
+            return .json(["ok": true])
+        }
+        let server = HTTPServer(configuration: .init(port: 0, threadPoolSize: 1), handler: handler)
+        let port = try server.start()
+        let running = Task { try await server.run() }
+        let waiting = try RawSocket.connected(port: port)
+        defer { close(waiting) }
+        RawSocket.limitWaits(waiting)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.connectionCounts.open < 1, ContinuousClock.now < deadline { await Task.yield() }
+        try #require(server.connectionCounts.open == 1, "the server accepted the waiting connection")
+        let blocked = try RawSocket.connected(port: port)
+        defer { close(blocked) }
+        _ = "GET /block HTTP/1.1\r\nHost: x\r\n\r\n".withCString { send(blocked, $0, strlen($0), 0) }
+        try await blocking.wait()
+        // Arrives while the loop is held: read only after the server was told to stop.
+        _ = "GET /x HTTP/1.1\r\nHost: x\r\n\r\n".withCString { send(waiting, $0, strlen($0), 0) }
+        running.cancel()
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+        let reply = String(decoding: RawSocket.receiveAll(waiting), as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/1.1 503"), "reply: \(reply.prefix(120))")
+        try await bounded("the cancelled server's run() to return") { try await running.value }
+    }
 }
 
 /// Weak references to what a server held, to check it was all released.

@@ -149,7 +149,7 @@ extension EventLoop {
                 connection.input.removeSubrange(0..<consumed)
             }
             connection.request = (head.minorVersion, head.isKeepAlive, head.method == "HEAD")
-            if isShuttingDown {
+            if isShuttingDown || core.isStopping.load(ordering: .acquiring) {
                 connection.request.isKeepAlive = false
                 answer(connection, with: RequestRefusal.shuttingDown.response)
             } else {

@@ -37,11 +37,13 @@ import Testing
             return LiveServer(service: service, server: server, baseURL: "http://127.0.0.1:\(port)", running: running)
         }
 
-        /// Ends every event stream, then stops answering at all (connections are refused from now on).
+        /// Stops the server (its shutdown ends every event stream, and from its start every request is
+        /// refused), then the service's streams. Ending the streams first would let the app's fallback
+        /// fetch reach a server still serving.
         func stop() async {
-            service.events.finishAll()
             running.cancel()
             await running.value
+            service.events.finishAll()
         }
     }
 
