@@ -11,6 +11,8 @@ struct WatcherHarness {
 
     /// Channels made so far by ``answerChannels(_:)``.
     var channelsMade = 0
+    /// Every event runs as a driver's step does: on a copy staging its writes, kept and folded in after.
+    var stagesSteps = false
 
     init(guards: GuardSet = .all, policy: CardPolicy = CardPolicy(), loaded: Bool = true) {
         watcher = Watcher(guards: guards, policy: policy)
@@ -24,6 +26,18 @@ struct WatcherHarness {
         harness.work("s1")
         harness.tickAndDeliver()
         return harness
+    }
+
+    /// Hands `event` to the watcher, as a staged step when ``stagesSteps`` is set.
+    @discardableResult
+    mutating func handle(_ event: WatcherEvent) -> [WatcherEffect] {
+        guard stagesSteps else { return watcher.handle(event) }
+        var next = watcher
+        next.beginStagedStep()
+        let effects = next.handle(event)
+        watcher = consume next
+        watcher.commitStagedStep()
+        return effects
     }
 
     mutating func work(_ sid: SessionID, title: String = "t", host: HostID = .local, cwd: String = "") {
@@ -43,19 +57,19 @@ struct WatcherHarness {
     @discardableResult
     mutating func tick(advancing seconds: Double = WatcherHarness.step) -> [WatcherEffect] {
         now += seconds
-        return watcher.handle(.ticked(fleet, at: now))
+        return handle(.ticked(fleet, at: now))
     }
 
     @discardableResult
     mutating func register(
         _ kind: TokenKind, _ hex: String, env: PushEnvironment = .sandbox, device: DeviceID = .legacy
     ) -> [WatcherEffect] {
-        watcher.handle(.tokenRegistered(device, kind, env, hex: hex, at: now))
+        handle(.tokenRegistered(device, kind, env, hex: hex, at: now))
     }
 
     @discardableResult
     mutating func ended(device: DeviceID = .legacy) -> [WatcherEffect] {
-        watcher.handle(.endedReported(device, at: now))
+        handle(.endedReported(device, at: now))
     }
 
     /// Answers `batch`, each token with the status `statuses` gives it (200 when absent); a broadcast
@@ -70,7 +84,7 @@ struct WatcherHarness {
         }
         let receipt = PushReceipt(
             batchId: batch.id, deviceId: batch.deviceId, results: results, broadcast: batch.isBroadcast ? broadcast : nil)
-        return watcher.handle(.pushAnswered(receipt, at: now))
+        return handle(.pushAnswered(receipt, at: now))
     }
 
     /// The device reports itself; by default a sandbox iOS 18 phone that asks for channel cards.
@@ -78,7 +92,7 @@ struct WatcherHarness {
     mutating func report(
         _ profile: DeviceProfile = DeviceProfile(env: .sandbox, liveActivityChannels: true), device: DeviceID = .legacy
     ) -> [WatcherEffect] {
-        watcher.handle(.deviceReported(device, profile, at: now))
+        handle(.deviceReported(device, profile, at: now))
     }
 
     /// Answers every channel request in `effects` as APNs would: a create makes `channel-N` (or answers
@@ -96,9 +110,9 @@ struct WatcherHarness {
                     channelsMade += 1
                     answer = ChannelAnswer(status: 201, channelId: channelID(channelsMade))
                 }
-                out += watcher.handle(.channelCreationAnswered(device, env, answer, at: now))
+                out += handle(.channelCreationAnswered(device, env, answer, at: now))
             case .delete(let channel):
-                out += watcher.handle(.channelDeletionAnswered(channel, ChannelAnswer(status: 204), at: now))
+                out += handle(.channelDeletionAnswered(channel, ChannelAnswer(status: 204), at: now))
             }
         }
         return out

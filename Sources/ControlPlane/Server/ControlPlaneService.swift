@@ -6,8 +6,9 @@ import Synchronization
 /// The control plane's driver: it owns the fleet, the watcher and the store, runs the watcher against
 /// an injected wall clock, duration clock, store and push gateway, and carries out its effects.
 ///
-/// Mutations run one at a time (a FIFO lock held across the store commit), and memory changes only after
-/// the store committed, so a failed write changes nothing. Pushes leave outside the lock.
+/// Mutations run one at a time (a FIFO lock held across the store commit; recording routine refreshes'
+/// answers waits behind the rest: ``LockTurns``), and memory changes only after the store committed, so a
+/// failed write changes nothing. Pushes leave outside the lock.
 public actor ControlPlaneService {
     /// What the service runs against.
     public struct Dependencies: Sendable {
@@ -116,8 +117,8 @@ public actor ControlPlaneService {
     private var isDeliveringRefreshesAside = false
     /// A change was noted since the tick loop last woke (a wake-up without one is the timer's).
     private var isChangeNoted = false
-    private var isBusy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// The FIFO lock's holder and waiters (recording refresh answers waits behind the rest: ``LockTurns``).
+    private var lockTurns = LockTurns<CheckedContinuation<Void, Never>>()
 
     /// - Parameter gate: whether pushing is allowed; nil means allowed (tests, the simulator).
     public init(_ dependencies: Dependencies, gate: PushGate? = nil, recentLog: [String] = []) {
@@ -165,16 +166,15 @@ public actor ControlPlaneService {
 
     // MARK: the lock
 
-    func acquire() async {
-        if isBusy {
-            await withCheckedContinuation { waiters.append($0) }
-        } else {
-            isBusy = true
-        }
+    /// Waits for the lock's turn. `isRoutine`: recording the answers to stale-date refreshes, which lets
+    /// changes' ticks and reports' commits go first (``LockTurns``).
+    func acquire(isRoutine: Bool = false) async {
+        guard !lockTurns.take() else { return }
+        await withCheckedContinuation { lockTurns.enqueue($0, isRoutine: isRoutine) }
     }
 
     func release() {
-        if waiters.isEmpty { isBusy = false } else { waiters.removeFirst().resume() }
+        lockTurns.pass()?.resume()
     }
 
     // MARK: carrying out effects
@@ -223,12 +223,13 @@ public actor ControlPlaneService {
 
     /// Sends every batch and channel request concurrently, then feeds all the answers back to the watcher
     /// in one commit; repeats while the answers call for more (a renewal's start, then the old card's end).
-    func deliver(_ first: Outgoing) async {
+    /// - Parameter isRoutine: stale-date refreshes: their answers are recorded after waiting changes (``LockTurns``).
+    func deliver(_ first: Outgoing, isRoutine: Bool = false) async {
         var outgoing = first
         while !outgoing.isEmpty {
             let answers = await dependencies.gateway.carryOut(outgoing, now: { self.dependencies.wallClock.now })
             metrics.countPushes(answers)
-            await acquire()
+            await acquire(isRoutine: isRoutine)
             do {
                 outgoing = try await apply(answers)
             } catch {
@@ -278,7 +279,7 @@ public actor ControlPlaneService {
             await deliver(changes)
         } else {
             await deliver(changes)
-            await deliver(refreshes)
+            await deliver(refreshes, isRoutine: true)
         }
     }
 
@@ -289,7 +290,7 @@ public actor ControlPlaneService {
         while !Task.isCancelled {
             await refreshSignal.wait()
             while !Task.isCancelled, let slice = refreshQueue.nextSlice() {
-                await deliver(Outgoing(batches: slice))
+                await deliver(Outgoing(batches: slice), isRoutine: true)
             }
         }
     }

@@ -10,9 +10,11 @@ import Testing
     static let cap = Watcher.timedDecisionsPerTick
     static let phones = 2 * Watcher.timedDecisionsPerTick + 200
 
-    /// `phones` devices with a live card each, all pushed at the same tick.
-    static func fleetOfCards() -> WatcherHarness {
+    /// `phones` devices with a live card each, all pushed at the same tick; every event a driver's staged step
+    /// when `staged` (the boxes and timers staged, ``Watcher/beginStagedStep()``).
+    static func fleetOfCards(staged: Bool = false) -> WatcherHarness {
         var harness = WatcherHarness()
+        harness.stagesSteps = staged
         for index in 0..<phones {
             harness.register(.update, String(format: "%064x", index + 1), device: DeviceID("phone-\(index)"))
         }
@@ -26,9 +28,11 @@ import Testing
         Set(effects.batches.filter { $0.action == .update }.map(\.deviceId))
     }
 
-    @Test("A wave of refreshes goes out at most the cap a tick, every card refreshed once before it reads stale")
-    func waveIsSpreadOverTicks() {
-        var harness = Self.fleetOfCards()
+    @Test(
+        "A wave of refreshes goes out at most the cap a tick, every card refreshed once before it reads stale",
+        arguments: [false, true])
+    func waveIsSpreadOverTicks(staged: Bool) {
+        var harness = Self.fleetOfCards(staged: staged)
         let policy = harness.watcher.policy
         let staleAt = harness.card("phone-0")!.staleAt!
         let dueAt = staleAt - policy.staleRefreshLead
@@ -60,9 +64,9 @@ import Testing
         #expect(effects.batches.count == Self.phones)
     }
 
-    @Test("A timer held by the cap for half the refresh lead is taken whatever the cap")
-    func overdueTimersAreAllTaken() {
-        var harness = Self.fleetOfCards()
+    @Test("A timer held by the cap for half the refresh lead is taken whatever the cap", arguments: [false, true])
+    func overdueTimersAreAllTaken(staged: Bool) {
+        var harness = Self.fleetOfCards(staged: staged)
         let policy = harness.watcher.policy
         let dueAt = harness.card("phone-0")!.staleAt! - policy.staleRefreshLead
         // The first tick after the wave fell due comes late (a stalled instance): everything is overdue.
