@@ -103,6 +103,25 @@ import Testing
         #expect(await harness.observable() == before)
     }
 
+    @Test("A JSON media type is read case-insensitively, before its parameters; a longer or shorter name is a 415")
+    func jsonMediaTypeIsCaseInsensitive() async throws {
+        let harness = try await ServiceHarness()
+        let cases: [(String, Int)] = [
+            ("Application/JSON; charset=utf-8", 200), (" application/merge-patch+json ", 200), ("APPLICATION/JSON", 200),
+            ("application/jsonx", 415), ("application/jso", 415), ("application/json5; charset=utf-8", 415),
+        ]
+        for (type, status) in cases {
+            let response = await harness.router.respond(to: HTTPRequest(
+                method: "PUT", path: "/api/sessions/s1",
+                headers: ["Authorization": "Bearer \(ServiceHarness.token)", "Content-Type": type],
+                body: Data(#"{"title":"x"}"#.utf8)))
+            #expect(response.status == status, "\(type)")
+            if status == 415 {
+                #expect(response.bodyData.map { String(decoding: $0, as: UTF8.self) }?.contains("'\(type.lowercased().split(separator: ";")[0].trimmingCharacters(in: .whitespaces))'") == true)
+            }
+        }
+    }
+
     @Test("Login links are minted with the bearer token only")
     func loginLinksNeedBearer() async throws {
         var (_, browser) = try await Self.makeBrowser()

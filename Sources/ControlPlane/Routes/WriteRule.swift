@@ -22,15 +22,25 @@ enum WriteRule {
             }
         }
         guard !request.body.isEmpty else { return nil }
-        // Split on the byte: splitting on the Character ";" walks grapheme clusters (every write comes here).
-        let declared = request.header("content-type")?.utf8.split(separator: UInt8(ascii: ";")).first
-            .map { Substring($0).trimmingHTTPWhitespace.lowercased() }
-        guard let declared, jsonTypes.contains(declared) else {
+        // The media type before any parameter, compared without building strings (every write comes here).
+        let mediaType = request.header("content-type").map {
+            Substring($0.utf8.prefix { $0 != UInt8(ascii: ";") }).trimmingHTTPWhitespace
+        }
+        guard let mediaType, jsonTypes.contains(where: { isSameIgnoringASCIICase($0, mediaType) }) else {
+            let declared = mediaType?.lowercased()
             return .error(
                 415, "send the body as JSON with Content-Type: application/json (got \(declared.map { "'\($0)'" } ?? "none"))",
                 field: "Content-Type")
         }
         return nil
+    }
+
+    /// Whether `text` is `lowercase` with any ASCII letters in either case (a media type is case-insensitive).
+    private static func isSameIgnoringASCIICase(_ lowercase: String, _ text: Substring) -> Bool {
+        lowercase.utf8.count == text.utf8.count
+            && zip(lowercase.utf8, text.utf8).allSatisfy { expected, byte in
+                expected == (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+            }
     }
 }
 

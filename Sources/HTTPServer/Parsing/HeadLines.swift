@@ -35,7 +35,8 @@ struct HeadLines {
             default:
                 break
             }
-            head.headers[name] = head.headers[name].map { "\($0), \(value)" } ?? value
+            // One hash per field; a repeated field (rare) joins its values.
+            if let earlier = head.headers.updateValue(value, forKey: name) { head.headers[name] = "\(earlier), \(value)" }
         }
         head.contentLength = contentLength ?? 0
         if head.contentLength > limits.maxBodyBytes { return .failure(.bodyTooLarge(limits)) }
