@@ -116,12 +116,21 @@ lfg_rate() {
 }
 # PUT then GET against the lfg serve on lfg_port, stopped afterwards; prints both lines with their ratios.
 measure() {
-  local store="$1" put get
+  local store="$1" put get commits
   put="$(lfg_rate -s "$work/put.lua" "http://127.0.0.1:$lfg_port")"
+  commits="$(group_commits)"
   get="$(lfg_rate -s "$work/get.lua" "http://127.0.0.1:$lfg_port/api/sessions")"
   kill "$lfg_pid"; wait "$lfg_pid" 2>/dev/null || true
   printf '%-10s PUT /api/sessions/{sid} %9.0f req/s  ratio %.3f  server CPU %4.0f us/request\n' "$store" $put
+  printf '%-10s   group commits: %s\n' "$store" "$commits"
   printf '%-10s GET /api/sessions       %9.0f req/s  ratio %.3f  server CPU %4.0f us/request\n' "$store" $get
+}
+# The store's commits so far (GET /metrics, lfg_store_commit_seconds): PUTs per commit (the group size;
+# the wait_until_answers GET commits nothing) and the mean time a commit takes, as the caller waits for it.
+group_commits() {
+  curl -fsS -H "Authorization: Bearer $token" "http://127.0.0.1:$lfg_port/metrics" | awk -v puts="$(echo "${put%% *} * $seconds" | bc -l)" '
+    /^lfg_store_commit_seconds_count/ { count = $2 } /^lfg_store_commit_seconds_sum/ { sum = $2 }
+    END { if (count > 0) printf "%d, %.0f PUTs each, %.0f us each", count, puts / count, sum * 1e6 / count }'
 }
 printf 'wrk -t%s -c%s, %ss each, loopback\n' "$threads" "$connections" "$seconds"
 reference="$(rate "http://127.0.0.1:$nginx_port/")"

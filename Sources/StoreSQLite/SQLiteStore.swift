@@ -7,11 +7,14 @@ import StoreSQL
 /// and every ``commit(_:)`` one transaction committed before it returns. The tables and their mapping
 /// are ``StoreTables``' (shared with the PostgreSQL store). Every account's rows live here; each account
 /// reaches its own through ``AccountStore/scoped(to:)``.
+///
+/// A default actor, so under `lfg serve` its calls run on the HTTP event loop's thread, unlike the
+/// PostgreSQL store's (``BlockingCallExecutor``), on purpose: SQLite runs in the process and never waits on
+/// a network or another process (`lfg serve` holds the file exclusively), and in WAL mode with
+/// `synchronous=NORMAL` a commit does not sync the disk. A group commit of ~50 PUTs held the loop ~90 us
+/// (bench/ingest.sh load), while a thread of its own cost ~2 us of server CPU per PUT more (25 against 23,
+/// six paired runs: the hop there and back, and smaller groups).
 public actor SQLiteStore: AccountStore {
-    /// A commit writes the WAL (and syncs it at checkpoints) on the caller's thread: this actor runs on a
-    /// thread of its own, never on the HTTP event loop (``BlockingCallExecutor``).
-    private let executor = BlockingCallExecutor(name: "lfg-sqlite-store")
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private let connection: SQLiteConnection
     public nonisolated let path: String
 

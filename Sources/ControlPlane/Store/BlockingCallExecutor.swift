@@ -1,8 +1,9 @@
 import Foundation
 
 /// A serial executor with a thread of its own, for an actor whose calls block the thread they run on
-/// (libpq waits for the database's answer; SQLite's commit for the disk). Every such actor (the stores,
-/// the PostgreSQL coordinator and its leases) makes one and returns it as its `unownedExecutor`.
+/// (libpq waits for the database's answer on every round trip). Every such actor (the PostgreSQL store,
+/// coordinator and leases; `HeldCommitStore` in tests) makes one and returns it as its `unownedExecutor`.
+/// (The SQLite store stays a default actor: it never waits on anything but its own file; see its doc.)
 ///
 /// Why: `lfg serve` runs every request's handler on its one event-loop thread (HTTPServer), and a default
 /// actor runs its jobs on the executor its caller's task prefers, so a store that was a default actor
