@@ -18,7 +18,8 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         self.handler = handler
         ledger = Mutex(ConnectionLedger(limits: .init(
-            total: Int(configuration.connectionLimit), perClient: Int(configuration.perClientConnectionLimit))))
+            total: Int(configuration.connectionLimit), perClient: Int(configuration.perClientConnectionLimit),
+            lingeringRefusals: Int(HTTPServer.refusalHeadroom / 2))))
         parserLimits = RequestParser.Limits(maxBodyBytes: configuration.maxBodyBytes)
     }
 }

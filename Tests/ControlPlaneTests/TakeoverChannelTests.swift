@@ -19,6 +19,13 @@ import Testing
         try await bounded("the device taken over being driven") {
             while await !world.service.watcherSnapshot.deviceIds.contains("phone") { await Task.yield() }
         }
+        // The service's own run() ticks too (a started service is due for its first tick at once), and
+        // either tick may be the one that asks the deletion, sent from a task of its own: wait for it, then
+        // require exactly one (a second tick must not ask it again).
+        await world.service.tick()
+        try await bounded("the retired channel's deletion asked of APNs") {
+            while world.gateway.channelRequests.isEmpty { await Task.yield() }
+        }
         await world.service.tick()
         #expect(world.gateway.channelRequests == [.delete(Self.channel)])
     }

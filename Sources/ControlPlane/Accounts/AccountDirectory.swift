@@ -233,8 +233,17 @@ public final class AccountDirectory: Sendable {
         do { records = try await store.accounts() } catch { throw .store(error) }
         var opening: [AccountID] = []
         for record in records where !state.withLock({ $0.pending.contains(record.id) }) {
+            if record.isRevoked {
+                keep(record)
+                close(record.id)
+                continue
+            }
+            // Marked as opening before it is known here: a lease round between the two steps would
+            // otherwise find a known account neither served nor opening, take it for closed, and give up
+            // its devices.
+            let isClaimed = claimOpening(record.id)
             keep(record)
-            if record.isRevoked { close(record.id) } else if claimOpening(record.id) { opening.append(record.id) }
+            if isClaimed { opening.append(record.id) }
         }
         var failure: ServiceError?
         for id in opening {

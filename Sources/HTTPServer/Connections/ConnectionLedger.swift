@@ -10,6 +10,9 @@ struct ConnectionLedger: Sendable {
         var total: Int
         /// One peer address's connections at once; one more is answered 503.
         var perClient: Int
+        /// Refused connections left open at once while their 503 lingers; one more is answered and closed
+        /// at once (its 503 may then be lost to a reset, but its descriptor is not held).
+        var lingeringRefusals: Int
     }
 
     enum Admission: Equatable {
@@ -26,6 +29,8 @@ struct ConnectionLedger: Sendable {
     let limits: Limits
     private var perPeer: [String: Int] = [:]
     private(set) var counts = Counts()
+    /// Refused connections still open while their 503 lingers: each holds a descriptor outside the caps.
+    private(set) var lingeringRefusals = 0
 
     init(limits: Limits) { self.limits = limits }
 
@@ -51,6 +56,18 @@ struct ConnectionLedger: Sendable {
         perPeer[peer] = count > 1 ? count - 1 : nil
         counts.open -= 1
     }
+
+    /// Whether a refused connection may stay open while its 503 lingers (then counted until
+    /// ``refusalClosed()``), or must be closed at once: without this bound a client reconnecting over its
+    /// cap as fast as it can would hold descriptors nobody caps, and run the server out of them for everyone.
+    mutating func mayLingerRefusal() -> Bool {
+        guard lingeringRefusals < limits.lingeringRefusals else { return false }
+        lingeringRefusals += 1
+        return true
+    }
+
+    /// A refused connection that lingered closed.
+    mutating func refusalClosed() { lingeringRefusals -= 1 }
 
     /// A connection was closed because its request's headers were not complete by the deadline.
     mutating func expired() { counts.expired += 1 }

@@ -62,9 +62,21 @@ extension EventLoop {
     /// closes it as every last answer closes (``linger(_:)``): write side shut, what the client still sends
     /// read and dropped for a bounded moment. Closing at once, with its request unread, would reset the
     /// connection, and a client still sending its request would get the reset instead of the 503.
+    /// Past ``ConnectionLedger/Limits/lingeringRefusals`` it is answered and closed at once instead.
     private func refuse(_ socket: Int32, peer: String, reason: String) {
         var response = HTTPResponse.error(503, reason)
         response.headers.append(("Retry-After", "1"))
+        guard core.ledger.withLock({ $0.mayLingerRefusal() }) else {
+            var output: [UInt8] = []
+            ResponseEncoding.appendHead(
+                of: response, framing: .length(response.bodyData?.count ?? 0), isClosing: true, minorVersion: 1,
+                date: date.text, to: &output)
+            output.append(contentsOf: response.bodyData ?? Data())
+            _ = output.withUnsafeBytes { SocketCalls.send(socket, $0) }
+            shutdown(socket, Int32(SHUT_RDWR))
+            close(socket)
+            return
+        }
         let connection = register(socket, peer: peer, isAdmitted: false)
         guard !connection.isClosed else { return }
         connection.headersDue = nil
@@ -254,7 +266,9 @@ extension EventLoop {
         guard !connection.isClosed else { return }
         connection.isClosed = true
         connections[connection.socket] = nil
-        if connection.isAdmitted { core.ledger.withLock { $0.close(peer: connection.peer) } }
+        core.ledger.withLock { ledger in
+            if connection.isAdmitted { ledger.close(peer: connection.peer) } else { ledger.refusalClosed() }
+        }
         close(connection.socket)
         switch connection.phase {
         case .streaming: connection.task?.cancel()
