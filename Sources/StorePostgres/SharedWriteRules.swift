@@ -27,6 +27,12 @@ enum SharedWriteRules {
         if !conflict.isEmpty { throw .conflict(conflict) }
     }
 
+    /// The SQL condition under which a session's stored number (`report_seqs.seq`) lets a commit take
+    /// `first` (an SQL expression: the commit's first number for the session): 1 starts over, anything
+    /// else must be above the stored one. ``ReportSequence/isStale(_:after:)`` turned around; both
+    /// statements below use it.
+    private static func takesNumber(first: String) -> String { "(\(first) = 1 OR report_seqs.seq < \(first))" }
+
     /// Takes every session's numbers in one upsert (its first number checked, its last kept); only when
     /// some are stale, a second statement reads their stored numbers and reports for the conflict. A
     /// stale number's row is left as it was, though locked to the end of the transaction (ON CONFLICT
@@ -41,8 +47,7 @@ enum SharedWriteRules {
             WITH take AS (SELECT * FROM unnest(?2::text[], ?3::bigint[], ?4::bigint[]) AS take(sid, first, last))
             INSERT INTO report_seqs (account_id, sid, seq) SELECT ?1, take.sid, take.last FROM take ORDER BY take.sid
             ON CONFLICT (account_id, sid) DO UPDATE SET seq = excluded.seq
-            WHERE (SELECT first FROM take WHERE take.sid = excluded.sid) = 1
-               OR report_seqs.seq < (SELECT first FROM take WHERE take.sid = excluded.sid)
+            WHERE \(takesNumber(first: "(SELECT first FROM take WHERE take.sid = excluded.sid)"))
             RETURNING sid
             """,
             [
@@ -83,7 +88,7 @@ enum SharedWriteRules {
             var isTaken = false
             try connection.run(
                 "INSERT INTO report_seqs (account_id, sid, seq) VALUES (?1, ?2, ?3) ON CONFLICT (account_id, sid) "
-                    + "DO UPDATE SET seq = excluded.seq WHERE excluded.seq = 1 OR report_seqs.seq < excluded.seq "
+                    + "DO UPDATE SET seq = excluded.seq WHERE \(takesNumber(first: "excluded.seq")) "
                     + "RETURNING seq",
                 key + [.integer(Int64(seq))]
             ) { _ in isTaken = true }

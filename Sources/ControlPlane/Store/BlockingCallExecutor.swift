@@ -79,6 +79,8 @@ public final class BlockingCallExecutor: SerialExecutor, Sendable {
                 condition.lock()
                 while jobs.isEmpty, !isStopped { condition.wait() }
                 if jobs.isEmpty {
+                    // The thread's closure holds this queue: let go of the thread, or neither is ever freed.
+                    thread = nil
                     condition.unlock()
                     return
                 }
